@@ -1,0 +1,158 @@
+#include "interpreter.hpp"
+
+#include <Python.h>
+#include <pybind11/stl.h>
+#include <pybind11_json/pybind11_json.hpp>
+#include <xeus/xeus.hpp>
+
+#include "interrupt.hpp"
+#include "iopub_gate.hpp"
+#include "shell_setup.hpp"
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        std::string dotted(int major, int minor, int patch)
+        {
+            return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+        }
+
+        void flush_python_streams()
+        {
+            py::module_ sys = py::module_::import("sys");
+            for (const char* name : {"stdout", "stderr"})
+            {
+                try
+                {
+                    sys.attr(name).attr("flush")();
+                }
+                catch (py::error_already_set&)
+                {
+                    // A student may have replaced or closed the stream; the cell's
+                    // reply matters more than its last line of text.
+                }
+            }
+        }
+    }
+
+    // Output redirection off: the stock one publishes from whichever thread
+    // writes, which is exactly the race the output capture avoids.
+    interpreter::interpreter(output_capture& capture)
+        : xpyt::interpreter(false, true)
+        , m_capture(capture)
+    {
+    }
+
+    void interpreter::configure_impl()
+    {
+        xpyt::interpreter::configure_impl();
+        py::gil_scoped_acquire acquire;
+        install_fd_streams();
+        install_error_recorder(m_ipython_shell);
+        route_shell_log(m_ipython_shell_app, m_capture.log_fd());
+        route_displays_from_threads(m_ipython_shell);
+        load_gillab_extension(m_ipython_shell);
+    }
+
+    nl::json interpreter::execute_request_impl(int /*execution_counter*/,
+                                               const std::string& code,
+                                               bool silent,
+                                               bool store_history,
+                                               nl::json user_expressions,
+                                               bool /*allow_stdin*/)
+    {
+        // Whatever goes wrong in here, the client gets a reply: without one
+        // a notebook waits forever.
+        try
+        {
+            return run_cell(code, silent, store_history, std::move(user_expressions));
+        }
+        catch (const std::exception& e)
+        {
+            const std::string what = std::string("gillab kernel: ") + e.what();
+            publish_execution_error("KernelError", what, {what});
+            return {{"status", "error"}, {"ename", "KernelError"}, {"evalue", what}, {"traceback", {what}}};
+        }
+    }
+
+    nl::json interpreter::run_cell(const std::string& code, bool silent, bool store_history, nl::json user_expressions)
+    {
+        if (iopub_gate* gate = iopub_gate::instance())
+        {
+            gate->set_output_parent(parent_header());
+        }
+        py::gil_scoped_acquire acquire;
+        nl::json reply;
+        {
+            interruptible_cell cell;
+            m_ipython_shell.attr("last_error") = py::none();
+            m_ipython_shell.attr("run_cell")(code, "store_history"_a = store_history, "silent"_a = silent);
+            if (!m_ipython_shell.attr("last_error").is_none())
+            {
+                py::list error = m_ipython_shell.attr("last_error");
+                if (error[0].cast<std::string>() == "KeyboardInterrupt")
+                {
+                    std::string report = cell.stop_what_the_cell_started();
+                    if (!report.empty())
+                    {
+                        py::print(report, "file"_a = py::module_::import("sys").attr("stderr"));
+                    }
+                }
+            }
+        }
+        flush_python_streams();
+        m_capture.drain();
+
+        py::object payload_manager = m_ipython_shell.attr("payload_manager");
+        reply["payload"] = payload_manager.attr("read_payload")();
+        payload_manager.attr("clear_payload")();
+
+        if (!m_ipython_shell.attr("last_error").is_none())
+        {
+            nl::json error = error_reply(silent);
+            error["payload"] = reply["payload"];
+            return error;
+        }
+        reply["status"] = "ok";
+        reply["user_expressions"] = m_ipython_shell.attr("user_expressions")(user_expressions);
+        return reply;
+    }
+
+    nl::json interpreter::error_reply(bool silent)
+    {
+        py::list error = m_ipython_shell.attr("last_error");
+        std::string ename = error[0].cast<std::string>();
+        std::string evalue = error[1].cast<std::string>();
+        std::vector<std::string> traceback = error[2].cast<std::vector<std::string>>();
+        if (!silent)
+        {
+            publish_execution_error(ename, evalue, traceback);
+        }
+        return {{"status", "error"}, {"ename", ename}, {"evalue", evalue}, {"traceback", traceback}};
+    }
+
+    nl::json interpreter::kernel_info_request_impl()
+    {
+        nl::json info = xpyt::interpreter::kernel_info_request_impl();
+        const std::string python_version = PY_VERSION;
+        info["implementation"] = "gillab";
+        info["implementation_version"] = version;
+        info["banner"] = "gillab " + std::string(version) + ": a Python kernel that measures the GIL\n"
+                         "Python " + python_version + ", xeus " +
+                         dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH) + ", xeus-python " +
+                         dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH) +
+                         "\nMagics: %gilinfo (more with %lsmagic)";
+        info["debugger"] = false;
+        info["gillab"] = {{"version", version},
+                          {"xeus", dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH)},
+                          {"xeus_python", dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH)},
+                          {"python", python_version}};
+        info["language_info"]["codemirror_mode"] = {{"name", "ipython"}, {"version", 3}};
+        info["language_info"]["pygments_lexer"] = "ipython3";
+        info["language_info"]["nbconvert_exporter"] = "python";
+        return info;
+    }
+}

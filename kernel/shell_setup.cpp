@@ -1,0 +1,118 @@
+#include "shell_setup.hpp"
+
+#include <climits>
+#include <unistd.h>
+
+#include <pybind11/embed.h>
+#include <pybind11_json/pybind11_json.hpp>
+
+#include "iopub_gate.hpp"
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        void publish_from_thread(const std::string& msg_type, py::dict content)
+        {
+            nl::json message = content;
+            py::gil_scoped_release release;  // the gate's mutex comes before the GIL
+            if (iopub_gate* gate = iopub_gate::instance())
+            {
+                gate->publish_from_any_thread(msg_type, std::move(message));
+            }
+        }
+
+        std::string executable_dir()
+        {
+            char path[PATH_MAX];
+            ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+            std::string exe = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
+            return exe.substr(0, exe.rfind('/'));
+        }
+
+        // Python glue kept next to the C++ that calls it. Run in a fresh dict.
+        void run(const char* code, py::dict scope)
+        {
+            py::exec(code, scope);
+        }
+    }
+
+    PYBIND11_EMBEDDED_MODULE(gillab_kernel, m)
+    {
+        m.doc() = "The gillab kernel's native hooks";
+        m.def("publish_from_thread", &publish_from_thread, "msg_type"_a, "content"_a);
+    }
+
+    void install_fd_streams()
+    {
+        run(R"(
+import io, sys
+def _fd_stream(fd):
+    return io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
+                            errors="backslashreplace", line_buffering=True)
+sys.stdout = sys.__stdout__ = _fd_stream(1)
+sys.stderr = sys.__stderr__ = _fd_stream(2)
+)", py::dict());
+    }
+
+    void install_error_recorder(py::object shell)
+    {
+        py::dict scope("shell"_a = shell);
+        run(R"(
+def _showtraceback(etype, evalue, stb):
+    shell.last_error = [getattr(etype, "__name__", str(etype)), str(evalue), stb]
+shell._showtraceback = _showtraceback
+
+# A UsageError (a bad magic argument) is an error reply with one line, not
+# stderr text under an "ok" reply.
+def show_usage_error(exc):
+    shell.last_error = ["UsageError", str(exc), ["\x1b[0;31mUsageError\x1b[0m: " + str(exc)]]
+shell.show_usage_error = show_usage_error
+)", scope);
+    }
+
+    void route_shell_log(py::object app, int log_fd)
+    {
+        py::dict scope("app"_a = app, "log_fd"_a = log_fd);
+        run(R"(
+import logging, os
+_handler = logging.StreamHandler(os.fdopen(os.dup(log_fd), "w", buffering=1, closefd=True))
+app.log.handlers = [_handler]
+)", scope);
+    }
+
+    void route_displays_from_threads(py::object shell)
+    {
+        py::dict scope("shell"_a = shell,
+                       "native"_a = py::module_::import("gillab_kernel").attr("publish_from_thread"));
+        run(R"(
+import sys, threading
+_stock = shell.display_pub.publish_display_data
+def publish_display_data(data, metadata=None, transient=None, update=False):
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    if threading.current_thread() is threading.main_thread():
+        _stock(data, metadata, transient, update)
+    else:
+        content = {"data": data, "metadata": metadata or {}, "transient": transient or {}}
+        native("update_display_data" if update else "display_data", content)
+shell.display_pub.publish_display_data = publish_display_data
+)", scope);
+    }
+
+    void load_gillab_extension(py::object shell)
+    {
+        py::dict scope("shell"_a = shell, "path"_a = executable_dir() + "/../lib/gillab/python");
+        run(R"(
+import os, sys
+sys.path.append(os.path.normpath(path))
+import gillab
+gillab.load_ipython_extension(shell)
+)", scope);
+    }
+}

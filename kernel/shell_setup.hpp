@@ -1,0 +1,30 @@
+// What the kernel changes in the stock xeus-python IPython shell.
+#pragma once
+
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    // sys.stdout/stderr write through to fds 1 and 2 (the output capture's
+    // pipes), line-buffered, so threads and children share one path.
+    void install_fd_streams();
+
+    // Error names as ipykernel gives them ("ZeroDivisionError", not
+    // "<class 'ZeroDivisionError'>"); last_error = [ename, evalue, traceback].
+    // UsageErrors become one-line error replies.
+    void install_error_recorder(py::object shell);
+
+    // IPython's own log lines go to the kernel's terminal, not a notebook.
+    void route_shell_log(py::object app, int log_fd);
+
+    // display() from a thread other than the shell's is published through
+    // the IOPub gate; from the shell thread it takes the stock path.
+    void route_displays_from_threads(py::object shell);
+
+    // Loads the magics' Python glue from <prefix>/lib/gillab/python.
+    void load_gillab_extension(py::object shell);
+}

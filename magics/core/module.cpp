@@ -1,0 +1,73 @@
+// The `_gillab` Python module: the magics' native entry points. Embedded in
+// the gillab kernel; the same code serves as an extension module elsewhere.
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+
+#include "args.hpp"
+#include "py_result.hpp"
+#include "registry.hpp"
+
+namespace
+{
+    namespace py = pybind11;
+    using namespace pybind11::literals;
+
+    const char* kind_name(gillab::magic_kind kind)
+    {
+        switch (kind)
+        {
+            case gillab::magic_kind::line: return "line";
+            case gillab::magic_kind::cell: return "cell";
+            default: return "line_cell";
+        }
+    }
+
+    void define_module(py::module_& m)
+    {
+        m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
+        gillab::bind_result(m);
+
+        // A bad argument is the student's typo, not a bug: IPython shows a
+        // UsageError as one line, without a traceback.
+        py::register_exception_translator([](std::exception_ptr error)
+        {
+            try
+            {
+                if (error) std::rethrow_exception(error);
+            }
+            catch (const gillab::usage_error& e)
+            {
+                py::object usage_error = py::module_::import("IPython.core.error").attr("UsageError");
+                PyErr_SetString(usage_error.ptr(), e.what());
+            }
+        });
+
+        m.def("magics", []
+        {
+            std::vector<std::pair<std::string, std::string>> out;
+            for (const auto& magic : gillab::all_magics()) out.emplace_back(magic.name, kind_name(magic.kind));
+            return out;
+        }, "(name, kind) of every magic");
+        m.def("help", [](const std::string& name)
+        {
+            for (const auto& magic : gillab::all_magics())
+            {
+                if (magic.name == name) return magic.parser.help();
+            }
+            throw gillab::usage_error("no gillab magic named '" + name + "'");
+        }, "name"_a);
+        m.def("run", &gillab::run_magic, "name"_a, "line"_a, "cell"_a, "user_ns"_a);
+    }
+}
+
+#ifdef GILLAB_PYTHON_EXTENSION
+PYBIND11_MODULE(_gillab, m)
+{
+    define_module(m);
+}
+#else
+PYBIND11_EMBEDDED_MODULE(_gillab, m)
+{
+    define_module(m);
+}
+#endif

@@ -1,0 +1,53 @@
+#include "registry.hpp"
+
+#include "py_result.hpp"
+
+namespace gillab
+{
+    magic_definition gilinfo_magic();
+
+    const std::vector<magic_definition>& all_magics()
+    {
+        static const std::vector<magic_definition> magics = {gilinfo_magic()};
+        return magics;
+    }
+
+    option_spec output_option()
+    {
+        return {"out", 'o', "NAME", "also store the result object in the variable NAME"};
+    }
+
+    namespace
+    {
+        bool is_identifier(const std::string& name)
+        {
+            return py::str(name).attr("isidentifier")().cast<bool>() &&
+                   !py::module_::import("keyword").attr("iskeyword")(name).cast<bool>();
+        }
+    }
+
+    py::object run_magic(const std::string& name, const std::string& line,
+                         std::optional<std::string> cell, py::dict user_ns)
+    {
+        for (const magic_definition& magic : all_magics())
+        {
+            if (magic.name != name)
+            {
+                continue;
+            }
+            magic_call call{magic.parser.parse(line), std::move(cell), user_ns};
+            const std::string out_name = call.args.text("out", "");
+            if (call.args.has("out") && !is_identifier(out_name))
+            {
+                throw usage_error("%" + name + ": -o needs a Python variable name, got '" + out_name + "'");
+            }
+            py::object result = wrap_result(magic.run(call));
+            if (!out_name.empty())
+            {
+                user_ns[py::str(out_name)] = result;
+            }
+            return result;
+        }
+        throw usage_error("no gillab magic named '" + name + "'");
+    }
+}

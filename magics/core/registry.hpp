@@ -1,0 +1,50 @@
+// The framework: every magic is one definition (its parser and its measure
+// function); the framework parses, runs, wraps the Result for Python and
+// stores it under -o NAME. Magics never format or publish their own tables.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "args.hpp"
+#include "result.hpp"
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    enum class magic_kind
+    {
+        line,
+        cell,
+        line_cell
+    };
+
+    struct magic_call
+    {
+        parsed_args args;
+        std::optional<std::string> cell;  // the cell body for cell magics
+        py::dict user_ns;
+    };
+
+    struct magic_definition
+    {
+        std::string name;
+        magic_kind kind;
+        arg_parser parser;
+        std::function<Result(const magic_call&)> run;
+    };
+
+    // `-o NAME`, which every magic accepts.
+    option_spec output_option();
+
+    const std::vector<magic_definition>& all_magics();
+
+    // Parses `line`, runs the magic, returns the Python result object.
+    py::object run_magic(const std::string& name, const std::string& line,
+                         std::optional<std::string> cell, py::dict user_ns);
+}

@@ -1,0 +1,77 @@
+// The one result type every magic hands to the shared renderers.
+// A magic fills a Table (what the text/HTML renderers show), an optional
+// Chart, and a JSON payload (its figures, for code and for the JSON bundle).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace gillab
+{
+    namespace nl = nlohmann;
+
+    // Bump when the shape of a magic's JSON payload changes incompatibly.
+    inline constexpr int result_schema_version = 1;
+
+    struct Column
+    {
+        std::string key;    // machine name, used in JSON
+        std::string title;  // header shown to people
+        std::string unit;   // "s", "ms", "x", "%", "" ...
+    };
+
+    using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
+    using Row = std::vector<Cell>;
+
+    struct Table
+    {
+        std::string title;
+        std::vector<Column> columns;
+        std::vector<Row> rows;
+        std::vector<std::string> notes;  // printed under the table, one per line
+    };
+
+    struct ChartSeries
+    {
+        std::string name;
+        std::vector<double> x;  // bar charts: index into Chart::categories
+        std::vector<double> y;
+    };
+
+    // A horizontal reference line: a published figure or a physical limit.
+    struct ChartRule
+    {
+        std::string label;
+        double y = 0.0;
+    };
+
+    struct Chart
+    {
+        enum class Kind
+        {
+            grouped_bars,  // one group per category, one bar per series
+            lines          // numeric x, one polyline (with points) per series
+        };
+
+        Kind kind = Kind::grouped_bars;
+        std::string title;
+        std::string x_title;
+        std::string y_title;
+        std::vector<std::string> categories;
+        std::vector<ChartSeries> series;
+        std::vector<ChartRule> rules;
+    };
+
+    struct Result
+    {
+        std::string magic;   // "gilinfo", "gilbench", ...
+        Table table;
+        std::optional<Chart> chart;
+        nl::json data = nl::json::object();  // the magic's own figures
+    };
+}

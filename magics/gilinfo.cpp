@@ -1,0 +1,88 @@
+// %gilinfo: what decides this interpreter's concurrency, in one table.
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+
+#include "core/registry.hpp"
+
+namespace gillab
+{
+    namespace
+    {
+        py::object eval(const char* expression)
+        {
+            py::dict scope;
+            py::exec("import os, sys, sysconfig, multiprocessing, multiprocessing.context", scope);
+            return py::eval(expression, scope);
+        }
+
+        Row row(const std::string& property, Cell value, const std::string& why)
+        {
+            return {property, std::move(value), why};
+        }
+
+        Result measure(const magic_call&)
+        {
+            const std::string version = eval("sys.version.split()[0]").cast<std::string>();
+            const bool free_threaded_build = eval("bool(sysconfig.get_config_var('Py_GIL_DISABLED'))").cast<bool>();
+            const bool gil_enabled = eval("sys._is_gil_enabled() if hasattr(sys, '_is_gil_enabled') else True").cast<bool>();
+            const double switch_interval = eval("sys.getswitchinterval()").cast<double>();
+            const long long cpu_count = eval("os.cpu_count() or 1").cast<long long>();
+            const long long usable_cpus = eval("len(os.sched_getaffinity(0))").cast<long long>();
+            // 3.13 sizes the default pool from the CPUs this process may use.
+            const long long pool_workers =
+                eval("min(32, (getattr(os, 'process_cpu_count', os.cpu_count)() or 1) + 4)").cast<long long>();
+            const std::string start_method = eval(
+                "multiprocessing.get_start_method(allow_none=True) or "
+                "multiprocessing.context._default_context._default_context.get_start_method()").cast<std::string>();
+            const std::string all_methods = eval("', '.join(multiprocessing.get_all_start_methods())").cast<std::string>();
+            const std::string implementation = eval("sys.implementation.name").cast<std::string>();
+            const std::string executable = eval("sys.executable").cast<std::string>();
+
+            Result result;
+            result.magic = "gilinfo";
+            result.table.title = "What decides concurrency in this interpreter";
+            result.table.columns = {{"property", "Property", ""}, {"value", "Value", ""}, {"why", "Why it matters", ""}};
+            result.table.rows = {
+                row("Python", implementation + " " + version, executable),
+                row("free-threaded build", free_threaded_build ? "yes" : "no",
+                    "built with --disable-gil (PEP 703); the 't' in python3.13t"),
+                row("GIL enabled", gil_enabled ? "yes" : "no",
+                    gil_enabled ? "one thread runs Python bytecode at a time" : "threads run Python bytecode in parallel"),
+                row("switch interval", switch_interval * 1e3,
+                    "ms a thread may hold the GIL before a waiting thread asks for it"),
+                row("CPUs", static_cast<std::int64_t>(cpu_count), "os.cpu_count(): the ceiling for process speed-up"),
+                row("CPUs usable (affinity)", static_cast<std::int64_t>(usable_cpus), "what this process may actually run on"),
+                row("default ThreadPoolExecutor workers", static_cast<std::int64_t>(pool_workers),
+                    "min(32, cpus + 4): a pool of this size caps concurrent waits"),
+                row("default start method", start_method, "how multiprocessing starts workers here"),
+                row("available start methods", all_methods, "fork copies the kernel; spawn and forkserver re-import"),
+            };
+            result.data = {{"python_version", version},
+                           {"implementation", implementation},
+                           {"executable", executable},
+                           {"free_threaded_build", free_threaded_build},
+                           {"gil_enabled", gil_enabled},
+                           {"switch_interval_s", switch_interval},
+                           {"switch_interval_ms", switch_interval * 1e3},
+                           {"cpu_count", cpu_count},
+                           {"usable_cpus", usable_cpus},
+                           {"default_thread_pool_workers", pool_workers},
+                           {"default_start_method", start_method},
+                           {"start_methods", eval("multiprocessing.get_all_start_methods()").cast<std::vector<std::string>>()}};
+            return result;
+        }
+    }
+
+    magic_definition gilinfo_magic()
+    {
+        return {"gilinfo",
+                magic_kind::line,
+                arg_parser("gilinfo",
+                           "Show what decides this interpreter's concurrency: version and build, whether the GIL is "
+                           "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
+                           "start methods. Returns a result whose fields (gil_enabled, switch_interval_ms, cpu_count, "
+                           "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.",
+                           {output_option()}),
+                &measure};
+    }
+}

@@ -1,0 +1,192 @@
+#include "render/chart_vegalite.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gillab
+{
+    namespace
+    {
+        using json = nlohmann::json;
+
+        constexpr int chart_width = 420;
+        constexpr int chart_height = 240;
+        constexpr const char* rule_colour = "#444444";
+
+        bool is_bars(const Chart& chart)
+        {
+            return chart.kind == Chart::Kind::grouped_bars;
+        }
+
+        // An empty title hides the axis title instead of showing the field name.
+        json title_or_none(const std::string& title)
+        {
+            return title.empty() ? json(nullptr) : json(title);
+        }
+
+        // Bar x values are indices into the categories; other values name none.
+        std::optional<std::size_t> category_index(const Chart& chart, double x)
+        {
+            const double rounded = std::round(x);
+            if (!(rounded >= 0 && rounded < static_cast<double>(chart.categories.size())))
+                return std::nullopt;
+            return static_cast<std::size_t>(rounded);
+        }
+
+        json data_row(const Chart& chart, const std::string& series, double x, double y)
+        {
+            if (is_bars(chart))
+            {
+                const std::string& category = chart.categories[*category_index(chart, x)];
+                return {{"series", series}, {"category", category}, {"y", y}};
+            }
+            return {{"series", series}, {"x", x}, {"y", y}};
+        }
+
+        bool plottable(const Chart& chart, double x, double y)
+        {
+            if (!std::isfinite(x) || !std::isfinite(y))
+                return false;
+            return !is_bars(chart) || category_index(chart, x).has_value();
+        }
+
+        json data_rows(const Chart& chart)
+        {
+            json rows = json::array();
+            for (const ChartSeries& series : chart.series)
+            {
+                const std::size_t count = std::min(series.x.size(), series.y.size());
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    if (plottable(chart, series.x[i], series.y[i]))
+                        rows.push_back(data_row(chart, series.name, series.x[i], series.y[i]));
+                }
+            }
+            return rows;
+        }
+
+        json series_names(const Chart& chart)
+        {
+            json names = json::array();
+            for (const ChartSeries& series : chart.series)
+                names.push_back(series.name);
+            return names;
+        }
+
+        json y_encoding(const Chart& chart)
+        {
+            json y = {{"field", "y"}, {"type", "quantitative"}, {"title", title_or_none(chart.y_title)}};
+            if (!is_bars(chart))
+                y["scale"] = {{"zero", false}};
+            return y;
+        }
+
+        json x_encoding(const Chart& chart)
+        {
+            const json title = title_or_none(chart.x_title);
+            if (is_bars(chart))
+            {
+                return {{"field", "category"}, {"type", "nominal"}, {"title", title},
+                        {"sort", chart.categories}, {"axis", {{"labelAngle", 0}}}};
+            }
+            return {{"field", "x"}, {"type", "quantitative"}, {"title", title},
+                    {"scale", {{"zero", false}}}};
+        }
+
+        json tooltip(const Chart& chart)
+        {
+            const std::string x_field = is_bars(chart) ? "category" : "x";
+            const std::string x_type = is_bars(chart) ? "nominal" : "quantitative";
+            const std::string y_title = chart.y_title.empty() ? "y" : chart.y_title;
+            const std::string x_title = chart.x_title.empty() ? x_field : chart.x_title;
+            return json::array({
+                {{"field", "series"}, {"type", "nominal"}},
+                {{"field", x_field}, {"type", x_type}, {"title", x_title}},
+                {{"field", "y"}, {"type", "quantitative"}, {"title", y_title}},
+            });
+        }
+
+        json series_layer(const Chart& chart)
+        {
+            const json names = series_names(chart);
+            json encoding = {
+                {"x", x_encoding(chart)},
+                {"y", y_encoding(chart)},
+                {"color", {{"field", "series"}, {"type", "nominal"}, {"title", nullptr},
+                           {"scale", {{"domain", names}}}}},
+                {"tooltip", tooltip(chart)},
+            };
+            if (is_bars(chart))
+            {
+                encoding["xOffset"] = {{"field", "series"}, {"type", "nominal"}, {"sort", names}};
+                return {{"mark", {{"type", "bar"}, {"tooltip", true}}}, {"encoding", encoding}};
+            }
+            return {{"mark", {{"type", "line"}, {"point", true}, {"tooltip", true}}},
+                    {"encoding", encoding}};
+        }
+
+        json rule_rows(const Chart& chart)
+        {
+            json rows = json::array();
+            for (const ChartRule& rule : chart.rules)
+            {
+                if (std::isfinite(rule.y))
+                    rows.push_back({{"label", rule.label}, {"y", rule.y}});
+            }
+            return rows;
+        }
+
+        json rule_line_layer(const json& rows)
+        {
+            return {
+                {"data", {{"values", rows}}},
+                {"mark", {{"type", "rule"}, {"color", rule_colour}, {"strokeDash", {6, 4}},
+                          {"strokeWidth", 1.5}}},
+                {"encoding", {{"y", {{"field", "y"}, {"type", "quantitative"}}},
+                              {"tooltip", json::array({{{"field", "label"}, {"type", "nominal"}},
+                                                       {{"field", "y"}, {"type", "quantitative"}}})}}},
+            };
+        }
+
+        json rule_label_layer(const json& rows)
+        {
+            return {
+                {"data", {{"values", rows}}},
+                {"mark", {{"type", "text"}, {"color", rule_colour}, {"align", "right"},
+                          {"baseline", "bottom"}, {"dx", -4}, {"dy", -3}}},
+                {"encoding", {{"x", {{"value", "width"}}},
+                              {"y", {{"field", "y"}, {"type", "quantitative"}}},
+                              {"text", {{"field", "label"}, {"type", "nominal"}}}}},
+            };
+        }
+
+        json layers(const Chart& chart)
+        {
+            json all = json::array({series_layer(chart)});
+            const json rules = rule_rows(chart);
+            if (!rules.empty())
+            {
+                all.push_back(rule_line_layer(rules));
+                all.push_back(rule_label_layer(rules));
+            }
+            return all;
+        }
+    }
+
+    nlohmann::json chart_to_vegalite(const Chart& chart)
+    {
+        json spec = {
+            {"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
+            {"width", chart_width},
+            {"height", chart_height},
+            {"data", {{"values", data_rows(chart)}}},
+            {"layer", layers(chart)},
+        };
+        if (!chart.title.empty())
+            spec["title"] = chart.title;
+        return spec;
+    }
+}
