@@ -1,0 +1,73 @@
+# gillab: two commands on a fresh Debian 12 machine (root, apt reachable).
+#   make lab    install what is missing, build, serve the course on 127.0.0.1
+#   make test   the same set-up, then the whole suite
+# Everything runs with Debian's /usr/bin/python3, never pyenv's python3.
+
+PYTHON      := /usr/bin/python3
+BUILD_DIR   := build
+PREFIX      := $(CURDIR)/$(BUILD_DIR)/prefix
+JUPYTER_DIR := $(PREFIX)/share/jupyter
+PORT        ?= 8888
+EXECUTE     ?=
+# Kernels and servers get a PATH without pyenv's shims.
+CLEAN_PATH  := $(shell echo "$$PATH" | tr ':' '\n' | grep -v pyenv | paste -sd:)
+RUN_ENV     := env PATH="$(CLEAN_PATH)" JUPYTER_PATH="$(JUPYTER_DIR)" PYTHONNOUSERSITE=1
+
+APT_PACKAGES := \
+	build-essential cmake pkg-config \
+	xeus-dev libxeus6 xeus-python-dev libxeus-python0 python3-xeus-python-shell \
+	xtl-dev nlohmann-json3-dev cppzmq-dev libzmq3-dev pybind11-dev pybind11-json-dev \
+	python3-dev uuid-dev libssl-dev zlib1g-dev libgtest-dev \
+	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
+	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
+	python3-matplotlib python3-numpy python3-pandas \
+	jupyter-notebook python3-jupyter-server python3-jupyterlab-server
+
+.PHONY: all deps build lab test unit-test kernel-test bench clean
+
+all: build
+
+# Installs only what is missing, so a ready machine pays nothing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DPython_EXECUTABLE=$(PYTHON) >/dev/null
+	cmake --build $(BUILD_DIR) -j2
+	cmake --install $(BUILD_DIR) >/dev/null
+	@echo "gillab installed under $(PREFIX) (kernelspec: $(JUPYTER_DIR)/kernels/gillab)"
+
+unit-test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure
+
+kernel-test: build
+	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/kernel -q -rs
+
+test: unit-test kernel-test
+
+bench: build
+	$(RUN_ENV) $(PYTHON) bench/kernel_latency
+
+lab: build
+ifeq ($(EXECUTE),1)
+	mkdir -p $(BUILD_DIR)/notebooks
+	for nb in notebooks/*.ipynb; do \
+		[ -e "$$nb" ] || continue; \
+		$(RUN_ENV) $(PYTHON) -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=gillab \
+			--ExecutePreprocessor.timeout=600 --output-dir $(BUILD_DIR)/notebooks "$$nb" && \
+		$(RUN_ENV) $(PYTHON) -m nbconvert --to html --output-dir $(BUILD_DIR)/notebooks \
+			"$(BUILD_DIR)/notebooks/$$(basename $$nb)"; \
+	done
+else
+	$(RUN_ENV) $(PYTHON) -m notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
+		--notebook-dir=notebooks --NotebookApp.kernel_spec_manager_class=jupyter_client.kernelspec.KernelSpecManager
+endif
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,104 @@
+"""Fixtures that drive the installed gillab kernel over the Jupyter protocol."""
+
+import os
+import queue
+import time
+from dataclasses import dataclass, field
+
+import jupyter_client
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+JUPYTER_DIR = os.path.join(REPO, "build", "prefix", "share", "jupyter")
+os.environ["JUPYTER_PATH"] = JUPYTER_DIR
+
+
+@dataclass
+class Execution:
+    reply: dict
+    messages: list = field(default_factory=list)
+
+    @property
+    def status(self):
+        return self.reply["content"]["status"]
+
+    def stream(self, name=None):
+        return "".join(m["content"]["text"] for m in self.messages
+                       if m["msg_type"] == "stream" and (name is None or m["content"]["name"] == name))
+
+    def of_type(self, msg_type):
+        return [m for m in self.messages if m["msg_type"] == msg_type]
+
+    def result_data(self):
+        results = self.of_type("execute_result")
+        assert results, f"no execute_result; got {[m['msg_type'] for m in self.messages]}"
+        return results[-1]["content"]["data"]
+
+    def value(self):
+        return self.result_data()["text/plain"]
+
+
+class Kernel:
+    """One gillab kernel process and a blocking client."""
+
+    def __init__(self, cwd=None):
+        self.manager = jupyter_client.KernelManager(kernel_name="gillab")
+        self.manager.start_kernel(cwd=cwd)
+        self.client = self.manager.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=60)
+
+    @property
+    def pid(self):
+        return self.manager.provisioner.process.pid
+
+    def execute(self, code, timeout=60, **kwargs):
+        """Runs code; returns the reply and every IOPub message up to idle."""
+        msg_id = self.client.execute(code, **kwargs)
+        messages = []
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no idle status for {code!r} within {timeout} s")
+            try:
+                msg = self.client.get_iopub_msg(timeout=remaining)
+            except queue.Empty:
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "status":
+                if msg["content"]["execution_state"] == "idle":
+                    break
+                continue
+            messages.append(msg)
+        reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+        assert reply["parent_header"]["msg_id"] == msg_id
+        return Execution(reply, messages)
+
+    def ok(self, code, timeout=60):
+        """Runs code that must succeed."""
+        result = self.execute(code, timeout=timeout)
+        assert result.status == "ok", result.reply["content"]
+        return result
+
+    def eval(self, expression, timeout=60):
+        return eval(self.ok(expression, timeout=timeout).value())
+
+    def shutdown(self):
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=False)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = Kernel()
+    yield k
+    k.shutdown()
+
+
+@pytest.fixture
+def fresh_kernel(tmp_path):
+    k = Kernel(cwd=str(tmp_path))
+    yield k
+    k.shutdown()

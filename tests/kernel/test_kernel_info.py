@@ -1,0 +1,50 @@
+"""What the kernel says about itself, and what it leaves on disk."""
+
+import os
+
+from conftest import Kernel
+
+
+def test_kernel_info_names_gillab_and_its_stack(kernel):
+    reply = kernel.client.kernel_info(reply=True, timeout=10)["content"]
+    assert reply["implementation"] == "gillab"
+    assert reply["implementation_version"]
+    assert reply["language_info"]["name"] == "python"
+    assert reply["language_info"]["version"].startswith("3.11")
+    stack = reply["gillab"]
+    assert stack["xeus"].startswith("2.4")
+    assert stack["xeus_python"].startswith("0.14")
+    assert stack["python"].startswith("3.11")
+
+
+def test_embeds_debians_python_not_pyenvs(kernel):
+    assert kernel.eval("__import__('sys').executable") == "/usr/bin/python3"
+    assert ".pyenv" not in kernel.eval("__import__('sys').prefix")
+
+
+def test_writes_no_stray_files_in_the_working_folder(tmp_path):
+    k = Kernel(cwd=str(tmp_path))
+    try:
+        k.ok("print('something'); 1/1")
+        k.execute("1/0")
+    finally:
+        k.shutdown()
+    assert os.listdir(tmp_path) == []
+
+
+def test_top_level_await_runs(kernel):
+    assert kernel.eval("import asyncio\nawait asyncio.sleep(0.01)\n'awaited'") == "awaited"
+
+
+def test_error_reply_names_the_exception_class(kernel):
+    result = kernel.execute("{}['missing']")
+    assert result.status == "error"
+    assert result.reply["content"]["ename"] == "KeyError"
+    assert result.of_type("error")[0]["content"]["ename"] == "KeyError"
+
+
+def test_kernel_survives_binary_junk_on_stdout(kernel):
+    result = kernel.ok("import os; os.write(1, b'ok \\xff\\xfe junk\\n')")
+    assert "ok" in result.stream("stdout")
+    assert "\ufffd" in result.stream("stdout")
+    assert kernel.eval("1+1") == 2

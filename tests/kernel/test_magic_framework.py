@@ -1,0 +1,79 @@
+"""The native magic framework, seen through %gilinfo: registration, help,
+one-line usage errors, the mime bundle and the result object."""
+
+import json
+
+
+def test_lsmagic_lists_the_native_magics_under_their_class(kernel):
+    listing = kernel.ok("%lsmagic").value()
+    assert "%gilinfo" in listing
+    owner = kernel.eval("type(get_ipython().magics_manager.magics['line']['gilinfo'].__self__).__name__")
+    assert owner == "GillabMagics"
+
+
+def test_question_mark_shows_the_manual(kernel):
+    result = kernel.ok("%gilinfo?")
+    pages = [p for p in result.reply["content"]["payload"] if p.get("source") == "page"]
+    text = pages[0]["data"]["text/plain"]
+    assert "%gilinfo" in text and "--out" in text and "switch interval" in text
+
+
+def test_bad_argument_is_one_line_error_and_the_kernel_goes_on(kernel):
+    result = kernel.execute("%gilinfo --workers 3")
+    assert result.status == "error"
+    content = result.reply["content"]
+    assert content["ename"] == "UsageError"
+    assert "'--workers'" in content["evalue"] and "usage: %gilinfo" in content["evalue"]
+    assert len(content["traceback"]) == 1 and "\n" not in content["traceback"][0]
+    assert result.stream("stderr") == ""
+    assert kernel.eval("1+1") == 2
+
+
+def test_bad_output_name_is_refused(kernel):
+    result = kernel.execute("%gilinfo -o 1abc")
+    assert result.reply["content"]["ename"] == "UsageError"
+    assert "'1abc'" in result.reply["content"]["evalue"]
+
+
+def test_result_renders_as_one_bundle(kernel):
+    data = kernel.ok("%gilinfo").result_data()
+    assert {"text/plain", "text/html", "application/json"} <= set(data)
+    assert "switch interval" in data["text/plain"]
+    assert not data["text/plain"].strip().replace(".", "").isdigit()
+    assert "<table>" in data["text/html"]
+    payload = data["application/json"]
+    assert payload["schema"] == "gillab.result" and payload["schema_version"] == 1
+    assert payload["magic"] == "gilinfo"
+    assert payload["data"]["python_version"].startswith("3.11")
+    json.dumps(payload)
+
+
+def test_gilinfo_fields_match_the_interpreter(kernel):
+    kernel.ok("%gilinfo -o info")
+    assert kernel.eval("info.gil_enabled") is True
+    assert kernel.eval("info.free_threaded_build") is False
+    assert kernel.eval("info.switch_interval_ms == __import__('sys').getswitchinterval() * 1000")
+    assert kernel.eval("info.cpu_count == __import__('os').cpu_count()")
+    assert kernel.eval("info.default_thread_pool_workers == min(32, __import__('os').cpu_count() + 4)")
+    assert kernel.eval("'fork' in info.start_methods and 'spawn' in info.start_methods")
+
+
+def test_gilinfo_follows_a_changed_switch_interval(kernel):
+    kernel.ok("import sys; _old = sys.getswitchinterval(); sys.setswitchinterval(0.001)")
+    try:
+        kernel.ok("now = %gilinfo")
+        assert abs(kernel.eval("now.switch_interval_ms") - 1.0) < 1e-9
+    finally:
+        kernel.ok("sys.setswitchinterval(_old)")
+
+
+def test_result_object_offers_rows_dict_and_dataframe(kernel):
+    kernel.ok("%gilinfo -o info")
+    assert kernel.eval("type(info).__name__") == "Result"
+    assert kernel.eval("info.rows[0]['property']") == "Python"
+    assert kernel.eval("info.to_dict()['magic']") == "gilinfo"
+    assert kernel.eval("info.to_dataframe().shape[0] == len(info.rows)")
+    assert "Python" in kernel.ok("print(repr(info))").stream("stdout")
+    error = kernel.execute("info.no_such_field")
+    assert error.reply["content"]["ename"] == "AttributeError"
+    assert "its fields" in error.reply["content"]["evalue"]
