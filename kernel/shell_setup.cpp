@@ -47,20 +47,20 @@ namespace gillab
 
     void install_fd_streams()
     {
-        run(R"(
+        run(R"PY(
 import io, sys
 def _fd_stream(fd):
     return io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
                             errors="backslashreplace", line_buffering=True)
 sys.stdout = sys.__stdout__ = _fd_stream(1)
 sys.stderr = sys.__stderr__ = _fd_stream(2)
-)", py::dict());
+)PY", py::dict());
     }
 
     void install_error_recorder(py::object shell)
     {
         py::dict scope("shell"_a = shell);
-        run(R"(
+        run(R"PY(
 def _showtraceback(etype, evalue, stb):
     shell.last_error = [getattr(etype, "__name__", str(etype)), str(evalue), stb]
 shell._showtraceback = _showtraceback
@@ -70,24 +70,24 @@ shell._showtraceback = _showtraceback
 def show_usage_error(exc):
     shell.last_error = ["UsageError", str(exc), ["\x1b[0;31mUsageError\x1b[0m: " + str(exc)]]
 shell.show_usage_error = show_usage_error
-)", scope);
+)PY", scope);
     }
 
     void route_shell_log(py::object app, int log_fd)
     {
         py::dict scope("app"_a = app, "log_fd"_a = log_fd);
-        run(R"(
+        run(R"PY(
 import logging, os
 _handler = logging.StreamHandler(os.fdopen(os.dup(log_fd), "w", buffering=1, closefd=True))
 app.log.handlers = [_handler]
-)", scope);
+)PY", scope);
     }
 
     void route_displays_from_threads(py::object shell)
     {
         py::dict scope("shell"_a = shell,
                        "native"_a = py::module_::import("gillab_kernel").attr("publish_from_thread"));
-        run(R"(
+        run(R"PY(
 import sys, threading
 _stock = shell.display_pub.publish_display_data
 def publish_display_data(data, metadata=None, transient=None, update=False):
@@ -102,17 +102,17 @@ def publish_display_data(data, metadata=None, transient=None, update=False):
         content = {"data": data, "metadata": metadata or {}, "transient": transient or {}}
         native("update_display_data" if update else "display_data", content)
 shell.display_pub.publish_display_data = publish_display_data
-)", scope);
+)PY", scope);
     }
 
     void load_gillab_extension(py::object shell)
     {
         py::dict scope("shell"_a = shell, "path"_a = executable_dir() + "/../lib/gillab/python");
-        run(R"(
+        run(R"PY(
 import os, sys
 sys.path.append(os.path.normpath(path))
 import gillab
 gillab.load_ipython_extension(shell)
-)", scope);
+)PY", scope);
     }
 }

@@ -26,6 +26,10 @@ namespace
     {
         m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
         gillab::bind_result(m);
+        for (const auto& magic : gillab::all_magics())
+        {
+            if (magic.bind) magic.bind(m);
+        }
 
         // A bad argument is the student's typo, not a bug: IPython shows a
         // UsageError as one line, without a traceback.

@@ -5,10 +5,11 @@
 namespace gillab
 {
     magic_definition gilinfo_magic();
+    magic_definition gilbench_magic();
 
     const std::vector<magic_definition>& all_magics()
     {
-        static const std::vector<magic_definition> magics = {gilinfo_magic()};
+        static const std::vector<magic_definition> magics = {gilinfo_magic(), gilbench_magic()};
         return magics;
     }
 
@@ -41,7 +42,7 @@ namespace gillab
             {
                 throw usage_error("%" + name + ": -o needs a Python variable name, got '" + out_name + "'");
             }
-            py::object result = wrap_result(magic.run(call));
+            py::object result = magic.wrap ? magic.wrap(magic.run(call)) : wrap_result(magic.run(call));
             if (!out_name.empty())
             {
                 user_ns[py::str(out_name)] = result;

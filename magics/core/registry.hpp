@@ -37,6 +37,10 @@ namespace gillab
         magic_kind kind;
         arg_parser parser;
         std::function<Result(const magic_call&)> run;
+        // A magic whose result object has its own methods wraps it itself
+        // and binds that class on the module; the rest use the plain Result.
+        std::function<py::object(Result)> wrap = nullptr;
+        std::function<void(py::module_&)> bind = nullptr;
     };
 
     // `-o NAME`, which every magic accepts.

@@ -1,0 +1,67 @@
+#include "cell_module.hpp"
+
+#include <pybind11/eval.h>
+#include <pybind11/stl.h>
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    cell_module::cell_module(const std::string& magic, const std::string& source,
+                             const std::vector<std::string>& entry_points)
+    {
+        py::dict scope("source"_a = source, "entry_points"_a = entry_points, "magic"_a = magic);
+        py::exec(R"PY(
+import ast, importlib, os, sys, tempfile, uuid
+try:
+    tree = ast.parse(source)
+except SyntaxError as error:
+    from IPython.core.error import UsageError
+    raise UsageError(f"%{magic}: the cell is not valid Python: {error.msg} (line {error.lineno})") from None
+defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+if not defined & set(entry_points):
+    arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
+    job = ast.FunctionDef(name=entry_points[0], args=arguments, body=tree.body or [ast.Pass()], decorator_list=[])
+    tree = ast.fix_missing_locations(ast.Module(body=[job], type_ignores=[]))
+folder = tempfile.mkdtemp(prefix="gillab-")  # mkdtemp makes it 0700
+name = "gillab_cell_" + uuid.uuid4().hex[:12]
+with open(os.path.join(folder, name + ".py"), "w") as out:
+    out.write(ast.unparse(tree) + "\n")
+sys.path.append(folder)
+try:
+    module = importlib.import_module(name)
+except BaseException:
+    sys.path.remove(folder)
+    sys.modules.pop(name, None)
+    import shutil; shutil.rmtree(folder, ignore_errors=True)
+    raise
+)PY", scope);
+        m_module = scope["module"];
+        m_name = scope["name"].cast<std::string>();
+        m_folder = scope["folder"].cast<std::string>();
+    }
+
+    cell_module::~cell_module()
+    {
+        try
+        {
+            py::dict scope("name"_a = m_name, "folder"_a = m_folder);
+            py::exec(R"PY(
+import shutil, sys
+if folder in sys.path:
+    sys.path.remove(folder)
+sys.modules.pop(name, None)
+shutil.rmtree(folder, ignore_errors=True)
+)PY", scope);
+        }
+        catch (py::error_already_set&)
+        {
+            // Never let clean-up hide the magic's own result or error.
+        }
+    }
+
+    bool cell_module::defines(const std::string& name) const
+    {
+        return py::hasattr(m_module, name.c_str());
+    }
+}

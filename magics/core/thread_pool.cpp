@@ -1,0 +1,134 @@
+#include "thread_pool.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "clock.hpp"
+#include "interruptible.hpp"
+
+namespace gillab
+{
+    namespace
+    {
+        struct shared_state
+        {
+            std::mutex mutex;
+            std::condition_variable start_line;
+            int parked = 0;
+            bool released = false;
+            std::atomic<long> next_job{0};
+            std::atomic<bool> stop{false};
+            std::atomic<int> finished_workers{0};
+            std::vector<unsigned long> python_thread_ids;
+            monotonic::time_point last_done{};
+        };
+
+        std::string format_current_exception(py::error_already_set& error)
+        {
+            py::module_ traceback = py::module_::import("traceback");
+            py::list lines = traceback.attr("format_exception")(error.type(), error.value(), error.trace());
+            return py::str("").attr("join")(lines).cast<std::string>();
+        }
+    }
+
+    pool_run run_in_native_threads(py::object job, long jobs, int workers)
+    {
+        pool_run run;
+        run.results.assign(static_cast<std::size_t>(jobs), py::none());
+        shared_state state;
+        state.python_thread_ids.assign(static_cast<std::size_t>(workers), 0);
+        std::mutex result_mutex;
+
+        auto worker = [&](int index)
+        {
+            // One thread state for the worker's life, not one per job.
+            py::gil_scoped_acquire thread_state;
+            state.python_thread_ids[static_cast<std::size_t>(index)] = PyThread_get_thread_ident();
+            py::gil_scoped_release between_jobs;
+            {
+                std::unique_lock<std::mutex> lock(state.mutex);
+                ++state.parked;
+                state.start_line.notify_all();
+                state.start_line.wait(lock, [&] { return state.released; });
+            }
+            while (!state.stop)
+            {
+                const long i = state.next_job++;
+                if (i >= jobs)
+                {
+                    break;
+                }
+                py::gil_scoped_acquire acquire;
+                try
+                {
+                    py::object value = job(i);
+                    run.results[static_cast<std::size_t>(i)] = std::move(value);
+                }
+                catch (py::error_already_set& error)
+                {
+                    std::lock_guard<std::mutex> lock(result_mutex);
+                    if (!run.failed && !error.matches(PyExc_KeyboardInterrupt))
+                    {
+                        run.failed = true;
+                        run.failed_job = i;
+                        run.error_text = format_current_exception(error);
+                    }
+                    state.stop = true;
+                }
+                const auto done = monotonic::now();
+                std::lock_guard<std::mutex> lock(state.mutex);
+                state.last_done = std::max(state.last_done, done);
+            }
+            ++state.finished_workers;
+        };
+
+        std::vector<std::thread> threads;
+        const auto created = monotonic::now();
+        try
+        {
+            {
+                py::gil_scoped_release release;
+                for (int w = 0; w < workers; ++w)
+                {
+                    threads.emplace_back(worker, w);
+                }
+                std::unique_lock<std::mutex> lock(state.mutex);
+                state.start_line.wait(lock, [&] { return state.parked == workers; });
+            }
+            const auto start = monotonic::now();
+            run.startup_s = seconds_between(created, start);
+            {
+                std::lock_guard<std::mutex> lock(state.mutex);
+                state.last_done = start;
+                state.released = true;
+            }
+            state.start_line.notify_all();
+            wait_interruptibly([&] { return state.finished_workers == workers; });
+            run.wall_s = seconds_between(start, state.last_done);
+        }
+        catch (...)
+        {
+            // Interrupted: no new jobs, and the running ones see the interrupt.
+            state.stop = true;
+            {
+                std::lock_guard<std::mutex> lock(state.mutex);
+                state.released = true;
+            }
+            state.start_line.notify_all();
+            for (unsigned long id : state.python_thread_ids)
+            {
+                if (id != 0) PyThreadState_SetAsyncExc(id, PyExc_KeyboardInterrupt);
+            }
+            py::gil_scoped_release release;
+            for (std::thread& t : threads) t.join();
+            throw;
+        }
+        {
+            py::gil_scoped_release release;
+            for (std::thread& t : threads) t.join();
+        }
+        return run;
+    }
+}

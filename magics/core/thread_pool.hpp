@@ -1,0 +1,29 @@
+// A native pool that runs a Python callable over job indices 0..jobs-1 in N
+// OS threads, released together, and times the run from the release to the
+// last result. Workers take the GIL only to call the job.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    struct pool_run
+    {
+        double wall_s = 0;     // release -> last job done
+        double startup_s = 0;  // thread creation -> all parked at the start line
+        std::vector<py::object> results;
+        bool failed = false;
+        std::string error_text;  // the failing job's traceback, when failed
+        long failed_job = -1;
+    };
+
+    // Call with the GIL held. Interruptible: on KeyboardInterrupt the
+    // workers stop taking jobs, get the exception raised in them, are joined,
+    // and the KeyboardInterrupt propagates.
+    pool_run run_in_native_threads(py::object job, long jobs, int workers);
+}
