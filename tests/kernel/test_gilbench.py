@@ -1,0 +1,159 @@
+"""%%gilbench over the protocol: structure, direction of the figures (with
+wide margins: 2 noisy cores), result checks, failure paths, clean state."""
+
+import glob
+import os
+import tempfile
+import threading
+import time
+
+import psutil
+import pytest
+
+CPU_JOB = "def job(i):\n    total = 0\n    for k in range(400_000):\n        total += k\n    return total + i\n"
+SLEEP_JOB = "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n"
+
+
+def gilbench(kernel, options, body, timeout=180):
+    return kernel.execute(f"%%gilbench {options}\n{body}", timeout=timeout)
+
+
+def test_table_structure_and_result_object(kernel):
+    result = gilbench(kernel, "--workers 1,2 --jobs 4 --repeats 2 --warmup 0 -o r", CPU_JOB)
+    assert result.status == "ok", result.reply["content"]
+    data = result.result_data()
+    assert {"text/plain", "text/html", "application/json", "image/png", "application/vnd.vegalite.v5+json"} <= set(data)
+    rows = data["application/json"]["rows"]
+    assert [(r["mode"], r["workers"]) for r in rows] == [
+        ("sequential", 1), ("threads", 1), ("threads", 2), ("processes", 1), ("processes", 2)]
+    runs = data["application/json"]["data"]["runs"]
+    for run in runs:
+        assert run["wall_s"]["min"] <= run["wall_s"]["median"] <= run["wall_s"]["max"]
+        assert run["wall_s"]["iqr"] >= 0 and len(run["wall_runs_s"]) == 2
+        assert run["cpu_s"]["median"] > 0
+    assert kernel.eval("r.speedup('sequential')") == pytest.approx(1.0)
+    assert kernel.eval("r.best()[0] in ('sequential', 'threads', 'processes')")
+    assert kernel.eval("r.results_match") is True
+    assert kernel.eval("r.to_dataframe().shape[0]") == 5
+    progress = [m for m in result.messages if m["msg_type"] == "update_display_data"]
+    assert progress and "done" in progress[-1]["content"]["data"]["text/plain"]
+
+
+def test_processes_beat_threads_on_cpu_bound_work(kernel):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: processes cannot beat threads")
+    result = gilbench(kernel, "--modes threads,processes --workers 2 --jobs 8 --repeats 3 --startup apart -o r",
+                      CPU_JOB.replace("400_000", "1_000_000"))
+    assert result.status == "ok", result.reply["content"]
+    threads, processes = kernel.eval("r.wall('threads', 2), r.wall('processes', 2)")
+    assert processes < threads * 0.85, (threads, processes)
+    # threads hold one core between them; processes use more than one
+    assert kernel.eval("r.cpu('processes', 2) / r.wall('processes', 2)") > 1.2
+
+
+def test_threads_beat_sequential_on_sleeps(kernel):
+    result = gilbench(kernel, "--modes sequential,threads --workers 8 --jobs 8 --repeats 2 -o r", SLEEP_JOB)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.speedup('threads', 8)") > 4
+    # 8 sleeps of 50 ms in 8 threads cannot finish in less than 50 ms
+    assert kernel.eval("r.wall('threads', 8)") >= 0.05
+
+
+def test_asyncio_mode_runs_ajob(kernel):
+    body = "import asyncio\nasync def ajob(i):\n    await asyncio.sleep(0.05)\n    return i\n"
+    result = gilbench(kernel, "--workers 8 --jobs 8 --repeats 2 -o r", body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("[row['mode'] for row in r.rows]") == ["asyncio"]
+    assert kernel.eval("r.wall('asyncio', 8)") < 0.2
+
+
+def test_cell_body_is_the_job_when_no_function_is_defined(kernel):
+    result = gilbench(kernel, "--modes sequential,threads --workers 2 --jobs 3 --repeats 1 -o r", "x = i * i\n")
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.results_match") is True
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_cell_functions_work_in_spawned_processes(kernel, method):
+    result = gilbench(kernel, f"--modes sequential,processes --workers 2 --jobs 4 --repeats 1 --start-method {method} -o r",
+                      "def helper(i):\n    return i * 3\ndef job(i):\n    return helper(i)\n")
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.results_match") is True
+
+
+def test_different_results_are_reported(kernel):
+    body = "import threading\ndef job(i):\n    return threading.current_thread().name == 'MainThread'\n"
+    result = gilbench(kernel, "--modes sequential,threads --workers 2 --jobs 2 --repeats 1 -o r", body)
+    assert result.status == "ok"
+    assert kernel.eval("r.results_match") is False
+    assert "RESULTS DIFFER: threads with 2 workers" in result.value()
+
+
+def test_a_job_that_raises_shows_its_traceback_mode_and_workers(kernel):
+    body = "def job(i):\n    if i == 2:\n        raise ValueError('bad job')\n    return i\n"
+    result = gilbench(kernel, "--modes threads --workers 2 --jobs 4 --repeats 1", body)
+    assert result.status == "error"
+    evalue = result.reply["content"]["evalue"]
+    assert "job(2) raised in mode threads with 2 workers" in evalue and "ValueError: bad job" in evalue
+    result = gilbench(kernel, "--modes processes --workers 2 --jobs 4 --repeats 1", body)
+    assert "ValueError" in result.reply["content"]["evalue"] and "mode processes" in result.reply["content"]["evalue"]
+
+
+def test_a_dying_worker_process_is_reported(kernel):
+    result = gilbench(kernel, "--modes processes --workers 2 --jobs 2 --repeats 1", "import os\ndef job(i):\n    os._exit(3)\n")
+    assert result.status == "error"
+    assert "worker process died" in result.reply["content"]["evalue"]
+
+
+def test_main_trap_is_explained(kernel):
+    kernel.ok("def outside(i):\n    return i")
+    result = gilbench(kernel, "--modes processes --workers 1 --jobs 1 --repeats 1 --start-method spawn",
+                      "import __main__\ndef job(i):\n    return __main__.outside(i)\n")
+    assert result.status == "error"
+    assert "__main__" in result.reply["content"]["evalue"]
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ("--workers 0", "from 1 to 10000"),
+    ("--jobs -1", "'-1'"),
+    ("--modes gpu", "'gpu'"),
+    ("--start-method teleport", "'teleport'"),
+    ("--workers 100", "cap of 64"),
+    ("--scaling sideways", "'sideways'"),
+    ("--frobnicate", "unknown option"),
+])
+def test_absurd_requests_get_one_line_errors(kernel, options, fragment):
+    result = gilbench(kernel, options, "def job(i):\n    return i\n")
+    content = result.reply["content"]
+    assert content["ename"] == "UsageError", content
+    assert fragment in content["evalue"] and "\n" not in content["evalue"]
+
+
+def test_empty_cell_and_syntax_error_are_usage_errors(kernel):
+    assert kernel.execute("%%gilbench\n").reply["content"]["ename"] == "UsageError"
+    result = kernel.execute("%%gilbench\ndef job(i)\n    return i\n")
+    assert result.reply["content"]["ename"] == "UsageError"
+    assert "not valid Python" in result.reply["content"]["evalue"]
+
+
+def test_interrupt_stops_the_magic_at_once_and_leaves_nothing(kernel):
+    before = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True)}
+    threads_before = psutil.Process(kernel.pid).num_threads()
+    temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*")))
+    for modes in ("threads", "processes", "sequential"):
+        def stop():
+            time.sleep(1.0)
+            kernel.manager.interrupt_kernel()
+        threading.Thread(target=stop, daemon=True).start()
+        started = time.monotonic()
+        result = gilbench(kernel, f"--modes {modes} --workers 2 --jobs 4 --repeats 100",
+                          "def job(i):\n    while True:\n        pass\n", timeout=30)
+        assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
+        assert time.monotonic() - started < 1.0 + 2.0
+        assert kernel.eval("1+1") == 2
+    time.sleep(0.5)
+    live = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
+    assert live <= before
+    assert psutil.Process(kernel.pid).num_threads() <= threads_before
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*"))) <= temp_before
+    assert kernel.eval("__import__('sys').getswitchinterval()") == 0.005
