@@ -2,8 +2,8 @@
 
 BenchEnv prepares a clean place to start kernels from (pyenv-free PATH, the
 gillab kernelspec, an ipykernel kernelspec pinned to /usr/bin/python3, private
-runtime dir) and guarantees that every kernel it started is gone and its temp
-dir removed when it closes.
+runtime, working, log and IPython dirs in one temp dir) and guarantees that
+every kernel it started is gone and the temp dir removed when it closes.
 
 Kernel talks to one kernel over plain synchronous ZeroMQ sockets rather than
 jupyter_client's BlockingKernelClient: that client runs an asyncio loop per
@@ -22,6 +22,7 @@ import uuid
 import psutil
 import zmq
 from jupyter_client import KernelManager
+from jupyter_client.kernelspec import NoSuchKernel
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GILLAB_JUPYTER_PATH = os.path.join(REPO, "build", "prefix", "share", "jupyter")
@@ -174,13 +175,16 @@ class Kernel:
         return sock
 
     def start(self, timeout):
-        spec = self.km.kernel_spec
+        try:
+            spec = self.km.kernel_spec
+        except NoSuchKernel as e:
+            raise KernelError(f"no kernelspec {self.name!r}: {e}") from None
         if self.name == "python3" and spec.argv[0] != SYSTEM_PYTHON:
             raise KernelError(f"python3 kernelspec resolved to {spec.argv}")
         with open(self.log_path, "wb") as log:
             t0 = now()
-            # The kernel keeps its own dup of the log fd; stdout/stderr would
-            # otherwise interleave with the printed table.
+            # Kernel output goes to a log, shown on failure, rather than into
+            # the report. The child holds its own copy of the fd.
             self.km.start_kernel(env=self.env.kernel_env, cwd=self.env.work_dir,
                                  stdout=log, stderr=log)
         self.popen = self.km.provisioner.process
@@ -250,7 +254,7 @@ class Kernel:
         msg = self.session.send(self.shell, "execute_request", {
             "code": code, "silent": False, "store_history": True,
             "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
-        t0 = now()
+        t0 = now()  # after serializing, as replies are stamped before parsing
         msg_id = msg["header"]["msg_id"]
         poller = zmq.Poller()
         poller.register(self.shell, zmq.POLLIN)

@@ -137,7 +137,10 @@ namespace gillab
     nl::json interpreter::kernel_info_request_impl()
     {
         nl::json info = xpyt::interpreter::kernel_info_request_impl();
-        const std::string python_version = PY_VERSION;
+        // The running interpreter's version, not the headers' that xeus-python
+        // was compiled against (Debian's library says 3.11.1 on 3.11.2).
+        const std::string runtime = Py_GetVersion();
+        const std::string python_version = runtime.substr(0, runtime.find(' '));
         info["implementation"] = "gillab";
         info["implementation_version"] = version;
         info["banner"] = "gillab " + std::string(version) + ": a Python kernel that measures the GIL\n"
@@ -150,6 +153,7 @@ namespace gillab
                           {"xeus", dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH)},
                           {"xeus_python", dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH)},
                           {"python", python_version}};
+        info["language_info"]["version"] = python_version;
         info["language_info"]["codemirror_mode"] = {{"name", "ipython"}, {"version", 3}};
         info["language_info"]["pygments_lexer"] = "ipython3";
         info["language_info"]["nbconvert_exporter"] = "python";
