@@ -54,6 +54,7 @@ namespace gillab
         install_error_recorder(m_ipython_shell);
         route_shell_log(m_ipython_shell_app, m_capture.log_fd());
         route_displays_from_threads(m_ipython_shell);
+        route_input_to_the_front_end();
         load_gillab_extension(m_ipython_shell);
     }
 
@@ -62,8 +63,9 @@ namespace gillab
                                                bool silent,
                                                bool store_history,
                                                nl::json user_expressions,
-                                               bool /*allow_stdin*/)
+                                               bool allow_stdin)
     {
+        gillab::allow_stdin(allow_stdin);
         // Whatever goes wrong in here, the client gets a reply: without one
         // a notebook waits forever.
         try

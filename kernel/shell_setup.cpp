@@ -6,6 +6,8 @@
 #include <pybind11/embed.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include <xeus/xinterpreter.hpp>
+
 #include "iopub_gate.hpp"
 
 namespace gillab
@@ -22,6 +24,48 @@ namespace gillab
             {
                 gate->publish_from_any_thread(msg_type, std::move(message));
             }
+        }
+
+        bool stdin_allowed = false;
+
+        // input() and getpass() through the protocol's stdin channel. xeus
+        // sends the request and blocks on the reply, which reaches the
+        // handler before input_request returns.
+        std::string request_input(const std::string& prompt, bool password)
+        {
+            if (!stdin_allowed)
+            {
+                py::object error = py::module_::import("IPython.core.error").attr("StdinNotImplementedError");
+                PyErr_SetString(error.ptr(), "this front end does not support input requests");
+                throw py::error_already_set();
+            }
+            xeus::xinterpreter& interpreter = xeus::get_interpreter();
+            std::string value;
+            bool answered = false;
+            interpreter.register_input_handler([&](const std::string& reply)
+            {
+                value = reply;
+                answered = true;
+            });
+            try
+            {
+                py::gil_scoped_release release;
+                interpreter.input_request(prompt, password);
+            }
+            catch (const std::exception&)
+            {
+                // The stop button breaks the wait with EINTR: report it as what it is.
+            }
+            interpreter.register_input_handler(nullptr);
+            if (PyErr_CheckSignals() != 0)
+            {
+                throw py::error_already_set();
+            }
+            if (!answered)
+            {
+                throw std::runtime_error("no reply to the input request");
+            }
+            return value;
         }
 
         std::string executable_dir()
@@ -43,6 +87,7 @@ namespace gillab
     {
         m.doc() = "The gillab kernel's native hooks";
         m.def("publish_from_thread", &publish_from_thread, "msg_type"_a, "content"_a);
+        m.def("request_input", &request_input, "prompt"_a, "password"_a);
     }
 
     void install_fd_streams()
@@ -102,6 +147,25 @@ def publish_display_data(data, metadata=None, transient=None, update=False):
         content = {"data": data, "metadata": metadata or {}, "transient": transient or {}}
         native("update_display_data" if update else "display_data", content)
 shell.display_pub.publish_display_data = publish_display_data
+)PY", scope);
+    }
+
+    void allow_stdin(bool allowed)
+    {
+        stdin_allowed = allowed;
+    }
+
+    void route_input_to_the_front_end()
+    {
+        py::dict scope("native"_a = py::module_::import("gillab_kernel").attr("request_input"));
+        run(R"PY(
+import builtins, getpass
+def input(prompt=""):
+    return native(str(prompt), False)
+def getpass_(prompt="Password: ", stream=None):
+    return native(str(prompt), True)
+builtins.input = input
+getpass.getpass = getpass_
 )PY", scope);
     }
 

@@ -25,6 +25,11 @@ namespace gillab
     // the IOPub gate; from the shell thread it takes the stock path.
     void route_displays_from_threads(py::object shell);
 
+    // input() and getpass.getpass() ask the front end (stdin channel) when
+    // the running request allows it, else raise StdinNotImplementedError.
+    void route_input_to_the_front_end();
+    void allow_stdin(bool allowed);
+
     // Loads the magics' Python glue from <prefix>/lib/gillab/python.
     void load_gillab_extension(py::object shell);
 }

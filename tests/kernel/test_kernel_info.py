@@ -49,3 +49,19 @@ def test_kernel_survives_binary_junk_on_stdout(kernel):
     assert "ok" in result.stream("stdout")
     assert "\ufffd" in result.stream("stdout")
     assert kernel.eval("1+1") == 2
+
+
+def test_input_asks_the_front_end(kernel):
+    msg_id = kernel.client.execute("answer = input('name? ')\nanswer.upper()", allow_stdin=True)
+    request = kernel.client.get_stdin_msg(timeout=10)
+    assert request["content"]["prompt"] == "name? ", request["content"]
+    kernel.client.input("ada")
+    reply = kernel.client.get_shell_msg(timeout=10)
+    assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok"
+    assert kernel.eval("answer") == "ada"
+
+
+def test_input_without_stdin_support_is_a_clear_error(kernel):
+    result = kernel.execute("input('x')", allow_stdin=False)
+    assert result.reply["content"]["ename"] == "StdinNotImplementedError"
+    assert kernel.eval("1+1") == 2
