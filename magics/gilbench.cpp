@@ -138,14 +138,14 @@ namespace gillab
             return run;
         }
 
-        one_run run_threads(py::object job, long long jobs, long long workers, const configuration& config)
+        one_run run_threads(py::object job, long long jobs, long long workers)
         {
             const double cpu0 = process_tree_cpu_seconds();
             pool_run pool = run_in_native_threads(job, jobs, static_cast<int>(workers));
             const double cpu = process_tree_cpu_seconds() - cpu0;
             if (pool.failed)
             {
-                throw std::runtime_error("job(" + std::to_string(pool.failed_job) + ") raised in mode " + config.mode +
+                throw std::runtime_error("job(" + std::to_string(pool.failed_job) + ") raised in mode threads" +
                                          " with " + std::to_string(workers) + " workers:\n" + pool.error_text);
             }
             return {pool.wall_s, cpu, std::move(pool.results)};
@@ -156,8 +156,7 @@ namespace gillab
             "the kernel's __main__, which spawn and forkserver workers do not have. Define everything the job uses "
             "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and import it.";
 
-        one_run run_processes(py::object job, long long jobs, long long workers, const options& o,
-                              const configuration& config)
+        one_run run_processes(py::object job, long long jobs, long long workers, const options& o)
         {
             py::module_ futures = py::module_::import("concurrent.futures");
             py::module_ mp = py::module_::import("multiprocessing");
@@ -205,7 +204,6 @@ namespace gillab
             }
             pool.attr("shutdown")("wait"_a = true);
             run.cpu_s = process_tree_cpu_seconds() - cpu0;  // workers are reaped by now
-            (void)config;
             return run;
         }
 
@@ -236,8 +234,8 @@ async def _all_jobs():
         {
             py::object module = cell.module();
             if (config.mode == "sequential") return run_sequential(module.attr("job"), config.jobs);
-            if (config.mode == "threads") return run_threads(module.attr("job"), config.jobs, config.workers, config);
-            if (config.mode == "processes") return run_processes(module.attr("job"), config.jobs, config.workers, o, config);
+            if (config.mode == "threads") return run_threads(module.attr("job"), config.jobs, config.workers);
+            if (config.mode == "processes") return run_processes(module.attr("job"), config.jobs, config.workers, o);
             return run_asyncio(module.attr("ajob"), config.jobs, config.workers);
         }
 

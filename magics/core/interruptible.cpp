@@ -33,10 +33,4 @@ namespace gillab
             }
         }
     }
-
-    void sleep_interruptibly(double seconds)
-    {
-        auto end = monotonic::now() + std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(seconds));
-        wait_interruptibly([end] { return monotonic::now() >= end; });
-    }
 }

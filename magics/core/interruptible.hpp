@@ -13,7 +13,4 @@ namespace gillab
     // KeyboardInterrupt. Call with the GIL held; done() runs without it.
     void wait_interruptibly(const std::function<bool()>& done,
                             std::chrono::milliseconds poll = std::chrono::milliseconds(20));
-
-    // Sleeps `seconds` the same way.
-    void sleep_interruptibly(double seconds);
 }

@@ -157,3 +157,13 @@ def test_interrupt_stops_the_magic_at_once_and_leaves_nothing(kernel):
     assert psutil.Process(kernel.pid).num_threads() <= threads_before
     assert set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*"))) <= temp_before
     assert kernel.eval("__import__('sys').getswitchinterval()") == 0.005
+
+
+def test_weak_scaling_gives_each_worker_the_same_work(kernel):
+    result = gilbench(kernel, "--scaling weak --modes sequential,threads --workers 1,2 --jobs 3 --repeats 1 -o r",
+                      SLEEP_JOB)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("[(row['mode'], row['workers'], row['jobs']) for row in r.rows]") == [
+        ("sequential", 1, 3), ("threads", 1, 3), ("threads", 2, 6)]
+    # twice the sleeping jobs in twice the threads: about the same wall time, about twice the throughput
+    assert kernel.eval("r.speedup('threads', 2)") > 1.5
