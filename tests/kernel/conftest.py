@@ -1,7 +1,10 @@
 """Fixtures that drive the installed gillab kernel over the Jupyter protocol."""
 
+import atexit
 import os
 import queue
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -11,6 +14,12 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 JUPYTER_DIR = os.path.join(REPO, "build", "prefix", "share", "jupyter")
 os.environ["JUPYTER_PATH"] = JUPYTER_DIR
+
+# Every kernel of this run (and this process) gets its own temp folder, so the
+# "nothing left behind" checks see only this run's files, not another suite's.
+_RUN_TMP = tempfile.mkdtemp(prefix="gillab-test-run-")
+os.environ["TMPDIR"] = tempfile.tempdir = _RUN_TMP
+atexit.register(shutil.rmtree, _RUN_TMP, ignore_errors=True)
 
 
 @dataclass
