@@ -55,7 +55,15 @@ class Kernel:
         self.manager.start_kernel(cwd=cwd)
         self.client = self.manager.client()
         self.client.start_channels()
+        self.wait_for_ready()
+
+    def wait_for_ready(self):
         self.client.wait_for_ready(timeout=60)
+        # Under load wait_for_ready asks again after 1 s without a reply; the
+        # extra replies would answer the next request. Skip past them.
+        msg_id = self.client.kernel_info()
+        while self.client.get_shell_msg(timeout=60)["parent_header"].get("msg_id") != msg_id:
+            pass
 
     @property
     def pid(self):

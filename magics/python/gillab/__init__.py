@@ -4,6 +4,9 @@ The magics are native (the `_gillab` module, C++); this file only introduces
 them to IPython, so `%lsmagic` lists them and `%name?` shows their manual.
 """
 
+import asyncio
+import contextlib
+
 from IPython.core.magic import Magics, magics_class, line_magic, cell_magic, line_cell_magic
 
 import _gillab
@@ -15,13 +18,35 @@ Result = _gillab.Result
 _DECORATORS = {"line": line_magic, "cell": cell_magic, "line_cell": line_cell_magic}
 
 
+@contextlib.contextmanager
+def _outside_the_kernels_event_loop():
+    """ipykernel runs cells inside its asyncio loop, where a magic's own
+    asyncio.run() refuses to start. The magic blocks that loop anyway, so it
+    runs as if none were running, and the kernel's loop is put back after."""
+    loop = asyncio._get_running_loop()
+    if loop is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+        asyncio.set_event_loop(loop)  # asyncio.run() leaves none set
+
+
+def _run(name, line, cell, user_ns):
+    with _outside_the_kernels_event_loop():
+        return _gillab.run(name, line, cell, user_ns)
+
+
 def _native_magic(name, kind):
     if kind == "line":
         def magic(self, line):
-            return _gillab.run(name, line, None, self.shell.user_ns)
+            return _run(name, line, None, self.shell.user_ns)
     else:
         def magic(self, line, cell=None):
-            return _gillab.run(name, line, cell, self.shell.user_ns)
+            return _run(name, line, cell, self.shell.user_ns)
     magic.__name__ = name
     magic.__doc__ = _gillab.help(name)
     return _DECORATORS[kind](magic)
