@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/budget.hpp"
 #include "core/cell_module.hpp"
 #include "core/clock.hpp"
 #include "core/interruptible.hpp"
@@ -27,6 +28,8 @@ namespace gillab
         const std::vector<std::string> all_modes = {"sequential", "threads", "processes", "asyncio"};
         constexpr long long max_workers = 10000;
         constexpr long long max_process_workers = 64;
+        // A job that blocks the event loop gets past asyncio's own timeout.
+        constexpr double blocked_loop_grace_s = 0.25;
 
         struct options
         {
@@ -50,9 +53,10 @@ namespace gillab
 
         struct one_run
         {
-            double wall_s;
-            double cpu_s;
+            double wall_s = 0;
+            double cpu_s = 0;
             std::vector<py::object> results;
+            bool over_budget = false;  // stopped when --budget ran out; results incomplete
         };
 
         // ---- parse ----------------------------------------------------------
@@ -83,7 +87,10 @@ namespace gillab
                  {"scaling", 0, "strong|weak", "strong: the same total work at every worker count (default); weak: the same work per worker"},
                  {"start-method", 0, "fork|spawn|forkserver", "how process workers start (default: the platform's)"},
                  {"startup", 0, "included|apart", "pool start-up inside the timed region (default) or before it"},
-                 {"budget", 0, "DURATION", "stop measuring once a run takes longer (default 120s)"},
+                 {"budget", 0, "DURATION", "longest one run may take (default 120s): a run still going is stopped "
+                                           "(threads and the shell get RunOverBudget at their next bytecode, worker processes "
+                                           "are killed, asyncio tasks cancelled) and its row says 'stopped at --budget'; "
+                                           "the other configurations still run"},
                  output_option()});
         }
 
@@ -124,37 +131,72 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        one_run run_sequential(py::object job, long long jobs)
+        std::chrono::steady_clock::duration as_duration(double seconds)
+        {
+            return std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(seconds));
+        }
+
+        unsigned long current_python_thread()
+        {
+            return PyThread_get_thread_ident();
+        }
+
+        // The cell's jobs in the shell thread. Over budget: checked between
+        // jobs, and a watchdog raises RunOverBudget inside a long one.
+        one_run run_sequential(py::object job, long long jobs, double budget_s)
         {
             one_run run;
             const double cpu0 = process_tree_cpu_seconds();
             const auto start = monotonic::now();
-            for (long long i = 0; i < jobs; ++i)
+            const auto deadline = start + as_duration(budget_s);
+            budget_watchdog watchdog(deadline, {current_python_thread()});
+            try
             {
-                run.results.push_back(job(i));
+                for (long long i = 0; i < jobs && !run.over_budget; ++i)
+                {
+                    run.results.push_back(job(i));
+                    run.over_budget = monotonic::now() >= deadline && i + 1 < jobs;
+                }
+            }
+            catch (py::error_already_set& error)
+            {
+                watchdog.disarm();
+                if (!is_over_budget(error)) throw;
+                run.over_budget = true;
             }
             run.wall_s = seconds_between(start, monotonic::now());
+            watchdog.disarm();
             run.cpu_s = process_tree_cpu_seconds() - cpu0;
             return run;
         }
 
-        one_run run_threads(py::object job, long long jobs, long long workers)
+        one_run run_threads(py::object job, long long jobs, long long workers, double budget_s)
         {
             const double cpu0 = process_tree_cpu_seconds();
-            pool_run pool = run_in_native_threads(job, jobs, static_cast<int>(workers));
+            pool_run pool = run_in_native_threads(job, jobs, static_cast<int>(workers), budget_s);
             const double cpu = process_tree_cpu_seconds() - cpu0;
             if (pool.failed)
             {
                 throw std::runtime_error("job(" + std::to_string(pool.failed_job) + ") raised in mode threads" +
                                          " with " + std::to_string(workers) + " workers:\n" + pool.error_text);
             }
-            return {pool.wall_s, cpu, std::move(pool.results)};
+            one_run run{pool.wall_s, cpu, std::move(pool.results)};
+            run.over_budget = pool.over_budget;
+            return run;
         }
 
         const char* main_trap_help =
             "A process worker could not find a function in __main__. Functions defined in notebook cells live in "
             "the kernel's __main__, which spawn and forkserver workers do not have. Define everything the job uses "
             "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and import it.";
+
+        // Kills the workers (a job may never return) and reaps them.
+        void stop_process_pool(py::object pool)
+        {
+            py::dict scope("pool"_a = pool);
+            py::exec("for p in list((getattr(pool, '_processes', None) or {}).values()):\n    p.kill()\n"
+                     "pool.shutdown(wait=True, cancel_futures=True)", scope);
+        }
 
         one_run run_processes(py::object job, long long jobs, long long workers, const options& o)
         {
@@ -178,21 +220,36 @@ namespace gillab
                 }
                 py::list submitted;
                 for (long long i = 0; i < jobs; ++i) submitted.append(pool.attr("submit")(job, i));
-                wait_interruptibly([&]
+                // futures.wait sleeps on a condition (GIL released) and wakes at the
+                // last completion; the short slices keep the budget and the stop
+                // button responsive.
+                const auto deadline = start + as_duration(o.budget_s);
+                py::object wait = futures.attr("wait");
+                while (true)
                 {
-                    py::gil_scoped_acquire acquire;
-                    for (py::handle f : submitted) if (!f.attr("done")().cast<bool>()) return false;
-                    return true;
-                });
+                    const double left = seconds_between(monotonic::now(), deadline);
+                    py::tuple done_pending = wait(submitted, "timeout"_a = std::max(0.0, std::min(0.05, left)));
+                    if (py::len(done_pending[1]) == 0) break;
+                    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+                    if (left <= 0)
+                    {
+                        run.over_budget = true;
+                        break;
+                    }
+                }
                 run.wall_s = seconds_between(start, monotonic::now());
+                if (run.over_budget)
+                {
+                    stop_process_pool(pool);
+                    run.cpu_s = process_tree_cpu_seconds() - cpu0;
+                    return run;
+                }
                 for (py::handle f : submitted) run.results.push_back(f.attr("result")());
             }
             catch (py::error_already_set& error)
             {
                 // Stop the workers at once: an interrupt or a failure must not leave them running.
-                py::dict scope("pool"_a = pool);
-                py::exec("for p in list(getattr(pool, '_processes', {}).values()):\n    p.kill()\n"
-                         "pool.shutdown(wait=True, cancel_futures=True)", scope);
+                stop_process_pool(pool);
                 if (error.matches(PyExc_KeyboardInterrupt)) throw;
                 const std::string text = py::str(error.value()).cast<std::string>();
                 const std::string kind = py::str(py::type::handle_of(error.value()).attr("__name__")).cast<std::string>();
@@ -207,9 +264,13 @@ namespace gillab
             return run;
         }
 
-        one_run run_asyncio(py::object ajob, long long jobs, long long workers)
+        // All jobs under one event loop, at most `workers` at a time. Over budget:
+        // the tasks are cancelled; a job that blocks the loop gets RunOverBudget
+        // from a watchdog a little later instead.
+        one_run run_asyncio(py::object ajob, long long jobs, long long workers, double budget_s)
         {
-            py::dict scope("ajob"_a = ajob, "jobs"_a = jobs, "workers"_a = workers);
+            py::dict scope("ajob"_a = ajob, "jobs"_a = jobs, "workers"_a = workers, "budget"_a = budget_s,
+                           "RunOverBudget"_a = py::handle(run_over_budget_type()));
             py::exec(R"PY(
 import asyncio
 async def _all_jobs():
@@ -217,26 +278,46 @@ async def _all_jobs():
     async def one(i):
         async with limit:
             return await ajob(i)
-    return await asyncio.gather(*(one(i) for i in range(jobs)))
+    everything = asyncio.ensure_future(asyncio.gather(*(one(i) for i in range(jobs))))
+    done, _ = await asyncio.wait({everything}, timeout=budget)
+    if not done:
+        everything.cancel()
+        try:
+            await everything
+        except asyncio.CancelledError:
+            pass
+        raise RunOverBudget()
+    return everything.result()
 )PY", scope);
             one_run run;
             py::object asyncio_run = py::module_::import("asyncio").attr("run");
             const double cpu0 = process_tree_cpu_seconds();
             const auto start = monotonic::now();
-            py::list results = asyncio_run(scope["_all_jobs"]());
+            budget_watchdog watchdog(start + as_duration(budget_s + blocked_loop_grace_s), {current_python_thread()});
+            try
+            {
+                py::list results = asyncio_run(scope["_all_jobs"]());
+                for (py::handle r : results) run.results.push_back(py::reinterpret_borrow<py::object>(r));
+            }
+            catch (py::error_already_set& error)
+            {
+                watchdog.disarm();
+                if (!is_over_budget(error)) throw;
+                run.over_budget = true;
+            }
             run.wall_s = seconds_between(start, monotonic::now());
+            watchdog.disarm();
             run.cpu_s = process_tree_cpu_seconds() - cpu0;
-            for (py::handle r : results) run.results.push_back(py::reinterpret_borrow<py::object>(r));
             return run;
         }
 
         one_run run_once(const cell_module& cell, const configuration& config, const options& o)
         {
             py::object module = cell.module();
-            if (config.mode == "sequential") return run_sequential(module.attr("job"), config.jobs);
-            if (config.mode == "threads") return run_threads(module.attr("job"), config.jobs, config.workers);
+            if (config.mode == "sequential") return run_sequential(module.attr("job"), config.jobs, o.budget_s);
+            if (config.mode == "threads") return run_threads(module.attr("job"), config.jobs, config.workers, o.budget_s);
             if (config.mode == "processes") return run_processes(module.attr("job"), config.jobs, config.workers, o);
-            return run_asyncio(module.attr("ajob"), config.jobs, config.workers);
+            return run_asyncio(module.attr("ajob"), config.jobs, config.workers, o.budget_s);
         }
 
         std::vector<configuration> plan(const options& o)
@@ -276,6 +357,7 @@ async def _all_jobs():
             summary cpu;
             std::vector<double> walls;
             bool results_match = true;
+            bool over_budget = false;  // a run was stopped; no figures when no run finished
             std::vector<std::string> flags;
         };
 
@@ -300,6 +382,17 @@ async def _all_jobs():
             for (long long w : o.workers) chart.categories.push_back(std::to_string(w));
             for (const measured& m : rows)
             {
+                if (m.walls.empty())
+                {
+                    result.table.rows.push_back({m.config.mode, static_cast<std::int64_t>(m.config.workers),
+                                                 static_cast<std::int64_t>(m.config.jobs), {}, {}, {}, {}, {},
+                                                 std::string("stopped at --budget")});
+                    runs.push_back({{"mode", m.config.mode}, {"workers", m.config.workers}, {"jobs", m.config.jobs},
+                                    {"wall_s", nullptr}, {"cpu_s", nullptr}, {"wall_runs_s", nl::json::array()},
+                                    {"speedup", nullptr}, {"cores_used", nullptr}, {"over_budget", true},
+                                    {"results_match", nullptr}, {"flags", m.flags}});
+                    continue;
+                }
                 const double throughput = static_cast<double>(m.config.jobs) / m.wall.median;
                 const double speedup = reference_throughput > 0 ? throughput / reference_throughput : std::nan("");
                 const double cores = m.wall.median > 0 ? m.cpu.median / m.wall.median : std::nan("");
@@ -312,6 +405,7 @@ async def _all_jobs():
                                 {"wall_s", to_json(m.wall)}, {"cpu_s", to_json(m.cpu)}, {"wall_runs_s", m.walls},
                                 {"speedup", std::isfinite(speedup) ? nl::json(speedup) : nl::json(nullptr)},
                                 {"cores_used", std::isfinite(cores) ? nl::json(cores) : nl::json(nullptr)},
+                                {"over_budget", m.over_budget},
                                 {"results_match", m.results_match}, {"flags", m.flags}});
                 if (m.config.mode == "sequential")
                 {
@@ -332,12 +426,19 @@ async def _all_jobs():
                                          " CPUs, CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
             result.table.notes.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
             for (const std::string& m : mismatches) result.table.notes.push_back("RESULTS DIFFER: " + m);
-            if (over_budget) result.table.notes.push_back("stopped early: a run took longer than --budget.");
+            if (over_budget)
+            {
+                std::ostringstream note;
+                note << "stopped at --budget: a run still going after " << o.budget_s
+                     << " s was stopped (its jobs got RunOverBudget, worker processes were killed).";
+                result.table.notes.push_back(note.str());
+            }
             if (!chart.series.empty() || !chart.rules.empty()) result.chart = chart;
             result.data = {{"runs", runs},
                            {"results_match", mismatches.empty()},
                            {"mismatches", mismatches},
                            {"over_budget", over_budget},
+                           {"budget_s", o.budget_s},
                            {"cpu_count", cpus},
                            {"options", {{"modes", o.modes}, {"workers", o.workers}, {"jobs", o.jobs},
                                         {"repeats", o.repeats}, {"warmup", o.warmup},
@@ -366,10 +467,10 @@ async def _all_jobs():
             double reference_throughput = 0;
             std::vector<std::string> mismatches;
             bool over_budget = false;
-            for (std::size_t c = 0; c < configs.size() && !over_budget; ++c)
+            for (std::size_t c = 0; c < configs.size(); ++c)
             {
                 const configuration& config = configs[c];
-                measured m{config, {}, {}, {}, true, {}};
+                measured m{config, {}, {}, {}, true, false, {}};
                 std::vector<double> cpus;
                 for (long long r = 0; r < o.warmup + o.repeats; ++r)
                 {
@@ -380,6 +481,13 @@ async def _all_jobs():
                            << " (configuration " << c + 1 << " of " << configs.size() << ")";
                     progress.update(status.str());
                     one_run run = run_once(cell, config, o);
+                    if (run.over_budget)
+                    {
+                        // The other configurations still run: a slow one says nothing about them.
+                        over_budget = m.over_budget = true;
+                        m.flags.push_back("stopped at --budget");
+                        break;
+                    }
                     if (r == o.warmup)
                     {
                         if (!have_reference && config.mode == "sequential" && !o.weak_scaling)
@@ -400,14 +508,12 @@ async def _all_jobs():
                         m.walls.push_back(run.wall_s);
                         cpus.push_back(run.cpu_s);
                     }
-                    if (run.wall_s > o.budget_s)
-                    {
-                        over_budget = true;
-                        m.flags.push_back("over budget");
-                        break;
-                    }
                 }
-                if (m.walls.empty()) continue;
+                if (m.walls.empty())
+                {
+                    rows.push_back(m);
+                    continue;
+                }
                 m.wall = summarize(m.walls);
                 m.cpu = summarize(cpus);
                 if (m.wall.median < 1e-3) m.flags.push_back("run under 1 ms");
@@ -443,23 +549,33 @@ async def _all_jobs():
         }
     };
 
+    namespace
+    {
+        py::object median_or_none(const nl::json& stats)
+        {
+            return stats.is_null() ? py::none() : py::cast(stats["median"].get<double>());
+        }
+    }
+
     void bind_gilbench_result(py::module_& m)
     {
+        m.attr("RunOverBudget") = py::handle(run_over_budget_type());
         py::class_<gilbench_result, Result>(m, "GilbenchResult")
             .def("speedup", [](const gilbench_result& r, const std::string& mode, long long workers)
                  { return py::cast(r.run(mode, workers)["speedup"]); }, "mode"_a, "workers"_a = 1,
                  "jobs per second against sequential for one mode and worker count")
             .def("wall", [](const gilbench_result& r, const std::string& mode, long long workers)
-                 { return r.run(mode, workers)["wall_s"]["median"].get<double>(); }, "mode"_a, "workers"_a = 1,
-                 "median wall time in seconds")
+                 { return median_or_none(r.run(mode, workers)["wall_s"]); }, "mode"_a, "workers"_a = 1,
+                 "median wall time in seconds (None when the run was stopped at --budget)")
             .def("cpu", [](const gilbench_result& r, const std::string& mode, long long workers)
-                 { return r.run(mode, workers)["cpu_s"]["median"].get<double>(); }, "mode"_a, "workers"_a = 1,
-                 "median CPU time (user+system, children included) in seconds")
+                 { return median_or_none(r.run(mode, workers)["cpu_s"]); }, "mode"_a, "workers"_a = 1,
+                 "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
             .def("best", [](const gilbench_result& r)
                  {
                      const nl::json* best = nullptr;
                      for (const nl::json& run : r.data["runs"])
-                         if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
+                         if (run["wall_s"].is_null()) continue;
+                         else if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
                      if (!best) throw py::value_error("no runs were measured");
                      return py::make_tuple((*best)["mode"].get<std::string>(), (*best)["workers"].get<long long>());
                  }, "(mode, workers) of the fastest configuration");

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <thread>
 
+#include "budget.hpp"
 #include "clock.hpp"
 #include "interruptible.hpp"
 
@@ -33,7 +34,7 @@ namespace gillab
         }
     }
 
-    pool_run run_in_native_threads(py::object job, long jobs, int workers)
+    pool_run run_in_native_threads(py::object job, long jobs, int workers, double budget_s)
     {
         pool_run run;
         run.results.assign(static_cast<std::size_t>(jobs), py::none());
@@ -69,7 +70,7 @@ namespace gillab
                 catch (py::error_already_set& error)
                 {
                     std::lock_guard<std::mutex> lock(result_mutex);
-                    if (!run.failed && !error.matches(PyExc_KeyboardInterrupt))
+                    if (!run.failed && !error.matches(PyExc_KeyboardInterrupt) && !is_over_budget(error))
                     {
                         run.failed = true;
                         run.failed_job = i;
@@ -105,8 +106,15 @@ namespace gillab
                 state.released = true;
             }
             state.start_line.notify_all();
-            wait_interruptibly([&] { return state.finished_workers == workers; });
-            run.wall_s = seconds_between(start, state.last_done);
+            const auto deadline = start + std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(budget_s));
+            wait_interruptibly([&] { return state.finished_workers == workers || monotonic::now() >= deadline; });
+            if (state.finished_workers != workers)
+            {
+                run.over_budget = true;
+                state.stop = true;
+                for (unsigned long id : state.python_thread_ids) PyThreadState_SetAsyncExc(id, run_over_budget_type());
+            }
+            run.wall_s = seconds_between(start, run.over_budget ? monotonic::now() : state.last_done);
         }
         catch (...)
         {

@@ -20,10 +20,13 @@ namespace gillab
         bool failed = false;
         std::string error_text;  // the failing job's traceback, when failed
         long failed_job = -1;
+        bool over_budget = false;  // stopped once budget_s was spent; results incomplete
     };
 
     // Call with the GIL held. Interruptible: on KeyboardInterrupt the
     // workers stop taking jobs, get the exception raised in them, are joined,
-    // and the KeyboardInterrupt propagates.
-    pool_run run_in_native_threads(py::object job, long jobs, int workers);
+    // and the KeyboardInterrupt propagates. Once budget_s has passed since
+    // the release, the workers get RunOverBudget the same way and the run
+    // returns with over_budget set.
+    pool_run run_in_native_threads(py::object job, long jobs, int workers, double budget_s);
 }

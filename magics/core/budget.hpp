@@ -1,0 +1,50 @@
+// A time budget for one run of Python code: once it is spent, the threads
+// running that code get RunOverBudget raised in them (PyThreadState_SetAsyncExc),
+// the same way an interrupt reaches worker threads. The exception derives from
+// BaseException so that a job's `except Exception` does not swallow it. It is
+// delivered at the thread's next bytecode: a job blocked inside one C call
+// (time.sleep, a long compress) is stopped when that call returns.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "clock.hpp"
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    // The exception type (one for the whole process).
+    PyObject* run_over_budget_type();
+
+    bool is_over_budget(py::error_already_set& error);
+
+    // Arms on construction; call with the GIL held. disarm() (or the
+    // destructor) stops it and removes an exception it raised that the
+    // threads have not seen yet, so it can never leak into later code.
+    class budget_watchdog
+    {
+    public:
+        budget_watchdog(monotonic::time_point deadline, std::vector<unsigned long> python_thread_ids);
+        ~budget_watchdog();
+        budget_watchdog(const budget_watchdog&) = delete;
+        budget_watchdog& operator=(const budget_watchdog&) = delete;
+
+        void disarm();  // GIL held
+        bool fired() const { return m_fired; }
+
+    private:
+        std::vector<unsigned long> m_thread_ids;
+        std::mutex m_mutex;
+        std::condition_variable m_wake;
+        bool m_disarmed = false;   // written and read with the GIL held too
+        std::atomic<bool> m_fired{false};
+        std::thread m_thread;
+    };
+}
