@@ -21,9 +21,13 @@ APT_PACKAGES := \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
 	python3-matplotlib python3-numpy python3-pandas \
-	jupyter-notebook python3-jupyter-server python3-jupyterlab-server
+	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket
 
-.PHONY: all deps build lab test unit-test kernel-test bench clean
+.PHONY: all deps build lab test unit-test kernel-test client-test services-client bench clean
+
+# The node protocol client's packages: npm ci only when the lock file changes. Without npm
+# the test that needs them says so and is skipped.
+SERVICES_INSTALLED := tests/clients/services/node_modules/.installed
 
 all: build
 
@@ -49,7 +53,16 @@ unit-test: build
 kernel-test: build
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/kernel -q -rs
 
-test: unit-test kernel-test
+client-test: build services-client
+	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/clients -q -rs
+
+test: unit-test kernel-test client-test
+
+$(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
+	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \
+		echo "npm ci failed in tests/clients/services: its test will be skipped"
+
+services-client: $(SERVICES_INSTALLED)
 
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency

@@ -1,0 +1,94 @@
+"""@jupyterlab/services from node (the protocol client JupyterLab uses) drives a
+gillab kernel through Debian's jupyter_server 1.23: the magics' display data,
+the progress line's update_display_data, and interrupt over the REST API."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from loopback import ServerProcess, free_port, jupyter_env, remove, temp_base
+
+SERVICES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "services")
+DRIVER = os.path.join(SERVICES_DIR, "drive_kernel.js")
+BENCH_CELL = ("%%gilbench --modes sequential,threads --workers 1,2 --jobs 2 --repeats 1 --warmup 0 -o r\n"
+              "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n")
+SPIN_CELL = "%%gilbench --modes threads --workers 2 --jobs 4 --repeats 100\ndef job(i):\n    while True:\n        pass\n"
+
+
+def node_unavailable():
+    if shutil.which("node") is None:
+        return "node is not on PATH"
+    if not os.path.exists(os.path.join(SERVICES_DIR, "node_modules", ".installed")):
+        return "npm ci did not complete in tests/clients/services (make services-client runs it)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def jupyter_server():
+    reason = node_unavailable()
+    if reason:
+        pytest.skip(reason)
+    base = temp_base("gillab-services-")
+    root = os.path.join(base, "root")
+    os.makedirs(root)
+    port, token = free_port(), "gillab-services-test"
+    server = ServerProcess("jupyter_server", [
+        "/usr/bin/python3", "-m", "jupyter_server", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+        "--no-browser", "--allow-root", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
+    ], jupyter_env(base), cwd=root)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        server.wait_for_http(f"{url}api/status", headers={"Authorization": f"token {token}"})
+        yield {"baseUrl": url, "token": token, "env": jupyter_env(base)}
+    finally:
+        leftovers = server.stop()
+        remove(base)
+    assert not leftovers, f"processes left behind: {leftovers}"
+
+
+def drive(server, cells, interrupt_cell=None, timeout=180):
+    job = {"baseUrl": server["baseUrl"], "token": server["token"], "kernel": "gillab",
+           "cells": cells, "interruptCell": interrupt_cell}
+    process = subprocess.run(["node", DRIVER, json.dumps(job)], cwd=SERVICES_DIR, env=server["env"],
+                             capture_output=True, text=True, timeout=timeout)
+    assert process.returncode == 0, process.stderr[-4000:]
+    return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+def of_type(cell, msg_type):
+    return [m["content"] for m in cell["messages"] if m["type"] == msg_type]
+
+
+def test_magics_display_data_and_progress_updates_reach_a_services_client(jupyter_server):
+    report = drive(jupyter_server, ["%gilinfo", BENCH_CELL, "r.results_match"])
+    assert report["kernel"] == "gillab" and report["implementation"] == "gillab"
+    gilinfo, bench, check = report["cells"]
+    assert [c["status"] for c in report["cells"]] == ["ok", "ok", "ok"]
+
+    data = of_type(gilinfo, "execute_result")[0]["data"]
+    assert {"text/plain", "text/html", "application/json"} <= set(data)
+    assert data["application/json"]["magic"] == "gilinfo"
+
+    result = of_type(bench, "execute_result")[0]["data"]
+    assert {"application/json", "application/vnd.vegalite.v5+json", "image/png"} <= set(result)
+    assert [(row["mode"], row["workers"]) for row in result["application/json"]["rows"]] == [
+        ("sequential", 1), ("threads", 1), ("threads", 2)]
+    # the progress line: shown once with a display_id, then updated in place
+    shown = [d for d in of_type(bench, "display_data") if d.get("transient", {}).get("display_id")]
+    updates = of_type(bench, "update_display_data")
+    assert len(shown) == 1 and updates
+    assert {u["transient"]["display_id"] for u in updates} == {shown[0]["transient"]["display_id"]}
+    assert "done" in updates[-1]["data"]["text/plain"]
+    assert not [s for s in of_type(bench, "stream") if s["name"] == "stderr"]
+
+    assert of_type(check, "execute_result")[0]["data"]["text/plain"] == "True"
+
+
+def test_interrupt_through_the_server_stops_a_magic(jupyter_server):
+    report = drive(jupyter_server, [], interrupt_cell=SPIN_CELL)
+    assert report["interrupt"]["ename"] == "KeyboardInterrupt"
+    assert report["interrupt"]["seconds"] < 1 + 3
+    assert report["interrupt"]["after"] == ["2"]
