@@ -21,7 +21,7 @@ APT_PACKAGES := \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
 	python3-matplotlib python3-numpy python3-pandas \
-	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket
+	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client
 
 .PHONY: all deps build lab test unit-test kernel-test client-test services-client bench clean
 

@@ -51,7 +51,8 @@ class ServerProcess:
             return f.read()[-chars:]
 
     def wait_for_http(self, url, timeout=60, headers=None):
-        """Polls url until it answers (any HTTP status); fails with the log if the process dies."""
+        """Polls url until it answers 2xx (a proxy may answer 404 before its backend is up);
+        fails with the log if the process dies."""
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
@@ -59,9 +60,7 @@ class ServerProcess:
             try:
                 urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=5).close()
                 return
-            except urllib.error.HTTPError:
-                return
-            except OSError:
+            except OSError:  # HTTPError included
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{self.name} did not answer {url} within {timeout} s:\n{self.log_tail()}")
                 time.sleep(0.2)

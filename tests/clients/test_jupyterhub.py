@@ -1,0 +1,214 @@
+"""A course on Debian's JupyterHub 3.0: a test hub on 127.0.0.1 (dummy
+authenticator, local process spawner, configurable-http-proxy), the gillab
+kernelspec installed into the hub's prefix as the README tells instructors.
+Students log in, start their servers and run magic cells through the hub's
+proxy over the kernel websocket."""
+
+import json
+import os
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+import websocket
+
+from loopback import JUPYTER_DIR, ServerProcess, free_port, jupyter_env, remove, temp_base
+
+STUDENTS = ("student1", "student2")
+PASSWORD = "course-password"
+HUB_CONFIG = """
+c = get_config()  # noqa
+c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
+c.ConfigurableHTTPProxy.pid_file = "{base}/proxy.pid"
+c.JupyterHub.db_url = "sqlite:///{base}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = "{base}/cookie_secret"
+c.JupyterHub.authenticator_class = "jupyterhub.auth.DummyAuthenticator"
+c.DummyAuthenticator.password = "{password}"
+c.Authenticator.allowed_users = {students!r}
+c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
+c.SimpleLocalProcessSpawner.home_dir_template = "{base}/home/{{username}}"
+c.Spawner.cmd = ["/usr/bin/jupyterhub-singleuser"]
+c.Spawner.args = ["--allow-root"]
+c.Spawner.environment = {{"JUPYTER_PATH": "{hub_prefix}/share/jupyter", "TMPDIR": "{base}/tmp"}}
+c.Spawner.start_timeout = 90
+c.Spawner.http_timeout = 90
+"""
+
+
+def hub_unavailable():
+    for program in ("/usr/bin/jupyterhub", "/usr/bin/jupyterhub-singleuser", "/usr/bin/configurable-http-proxy"):
+        if not os.path.exists(program):
+            return f"{program} is missing (apt package jupyterhub)"
+    if shutil.which("node") is None:
+        return "node is not on PATH (configurable-http-proxy needs it)"
+    return None
+
+
+class Hub:
+    def __init__(self, url, base):
+        self.url, self.base = url, base
+
+    def request(self, path, method="GET", body=None, token=None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"token {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            text = response.read()
+            return response.status, (json.loads(text) if text else None)
+
+    def log_in(self, name):
+        """The student's username and password for an API token of their own."""
+        _, token = self.request(f"hub/api/users/{name}/tokens", "POST",
+                                {"auth": {"username": name, "password": PASSWORD}, "note": "test login"})
+        return token["token"]
+
+    def start_server(self, name, token, timeout=90):
+        """Starts the student's server unless it runs; returns its URL path once ready."""
+        _, user = self.request(f"hub/api/users/{name}", token=token)
+        if not user.get("servers", {}).get(""):
+            status, _ = self.request(f"hub/api/users/{name}/server", "POST", {}, token=token)
+            assert status in (201, 202)
+        deadline = time.monotonic() + timeout
+        while True:
+            _, user = self.request(f"hub/api/users/{name}", token=token)
+            server = user.get("servers", {}).get("")
+            if server and server.get("ready"):
+                return server["url"]
+            assert time.monotonic() < deadline, f"{name}'s server did not start within {timeout} s: {user}"
+            time.sleep(0.3)
+
+    def home(self, name):
+        return os.path.join(self.base, "home", name)
+
+
+@pytest.fixture(scope="module")
+def hub():
+    reason = hub_unavailable()
+    if reason:
+        pytest.skip(reason)
+    base = temp_base("gillab-hub-")
+    process = None
+    try:
+        hub_prefix = os.path.join(base, "hub-env")
+        os.makedirs(os.path.join(base, "tmp"))
+        for name in STUDENTS:
+            os.makedirs(os.path.join(base, "home", name))
+        env = jupyter_env(base, NODE_PATH="/usr/share/nodejs", CONFIGPROXY_AUTH_TOKEN=uuid.uuid4().hex)
+        # The hub finds the kernel through its prefix, as the README tells instructors, not JUPYTER_PATH.
+        del env["JUPYTER_PATH"]
+        subprocess.run(["/usr/bin/jupyter", "kernelspec", "install", os.path.join(JUPYTER_DIR, "kernels", "gillab"),
+                        "--prefix", hub_prefix], env=env, check=True, capture_output=True)
+        port = free_port()
+        config = os.path.join(base, "jupyterhub_config.py")
+        with open(config, "w") as f:
+            f.write(HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), base=base,
+                                      password=PASSWORD, students=set(STUDENTS), hub_prefix=hub_prefix))
+        process = ServerProcess("jupyterhub", ["/usr/bin/jupyterhub", "-f", config], env, cwd=base)
+        hub = Hub(f"http://127.0.0.1:{port}/", base)
+        process.wait_for_http(f"{hub.url}hub/api", timeout=60)
+        yield hub
+        for name in STUDENTS:  # stop the servers the hub's way first
+            token = hub.log_in(name)
+            if hub.request(f"hub/api/users/{name}", token=token)[1].get("servers"):
+                hub.request(f"hub/api/users/{name}/server", "DELETE", token=token)
+    finally:
+        leftovers = process.stop() if process else []
+        remove(base)
+    assert not leftovers, f"processes left behind: {leftovers}"
+
+
+class KernelChannels:
+    """The kernel websocket of a single-user server, seen through the hub's proxy."""
+
+    def __init__(self, ws_url, token):
+        self.ws = websocket.create_connection(ws_url, header=[f"Authorization: token {token}"], timeout=60)
+        self.session = uuid.uuid4().hex
+
+    def execute(self, code, timeout=120):
+        msg_id = uuid.uuid4().hex
+        self.ws.send(json.dumps({
+            "header": {"msg_id": msg_id, "msg_type": "execute_request", "session": self.session,
+                       "username": "student", "version": "5.3", "date": ""},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                        "allow_stdin": False, "stop_on_error": True},
+        }))
+        messages, reply, idle = [], None, False
+        deadline = time.monotonic() + timeout
+        while reply is None or not idle:
+            assert time.monotonic() < deadline, f"no reply and idle for {code!r} within {timeout} s"
+            msg = json.loads(self.ws.recv())
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "execute_reply":
+                reply = msg["content"]
+            elif msg["msg_type"] == "status":
+                idle = msg["content"]["execution_state"] == "idle"
+            else:
+                messages.append(msg)
+        return reply, messages
+
+    def close(self):
+        self.ws.close()
+
+
+def start_kernel(hub, server_url, token):
+    _, specs = hub.request(f"{server_url.lstrip('/')}api/kernelspecs", token=token)
+    assert "gillab" in specs["kernelspecs"], sorted(specs["kernelspecs"])
+    _, kernel = hub.request(f"{server_url.lstrip('/')}api/kernels", "POST", {"name": "gillab"}, token=token)
+    ws_url = hub.url.replace("http", "ws", 1) + f"{server_url.lstrip('/')}api/kernels/{kernel['id']}/channels"
+    return kernel["id"], KernelChannels(ws_url, token)
+
+
+def test_wrong_password_gets_no_token(hub):
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        hub.request("hub/api/users/student1/tokens", "POST",
+                    {"auth": {"username": "student1", "password": "guess"}})
+    assert refused.value.code == 403
+
+
+def test_a_student_runs_magic_cells_through_the_hubs_proxy(hub):
+    token = hub.log_in("student1")
+    server_url = hub.start_server("student1", token)
+    assert server_url == "/user/student1/"
+    kernel_id, channels = start_kernel(hub, server_url, token)
+    try:
+        reply, messages = channels.execute("%gilinfo -o info")
+        assert reply["status"] == "ok", reply
+        result = [m for m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]
+        assert result["application/json"]["magic"] == "gilinfo"
+        assert "<table>" in result["text/html"]
+
+        reply, messages = channels.execute(
+            "%%gilbench --modes sequential,threads --workers 1,2 --jobs 2 --repeats 1 --warmup 0 -o r\n"
+            "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n")
+        assert reply["status"] == "ok", reply
+        types = [m["msg_type"] for m in messages]
+        assert "update_display_data" in types and "execute_result" in types
+        assert not [m for m in messages if m["msg_type"] == "stream" and m["content"]["name"] == "stderr"]
+
+        # the kernel runs as the student's server: in their home, under the hub's prefix kernelspec
+        reply, messages = channels.execute("import os; os.getcwd(), r.results_match")
+        value = [m for m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]["text/plain"]
+        assert value == repr((hub.home("student1"), True))
+    finally:
+        channels.close()
+        hub.request(f"{server_url.lstrip('/')}api/kernels/{kernel_id}", "DELETE", token=token)
+
+
+def test_another_students_token_cannot_reach_their_server(hub):
+    token1 = hub.log_in("student1")
+    token2 = hub.log_in("student2")
+    hub.start_server("student1", token1)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        hub.request("user/student1/api/kernels", token=token2)
+    assert refused.value.code == 403
