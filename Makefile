@@ -23,7 +23,7 @@ APT_PACKAGES := \
 	python3-matplotlib python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client
 
-.PHONY: all deps build lab test unit-test kernel-test client-test services-client bench clean
+.PHONY: all deps build lab test unit-test kernel-test client-test services-client grading-test bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -56,7 +56,11 @@ kernel-test: build
 client-test: build services-client
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/clients -q -rs
 
-test: unit-test kernel-test client-test
+# gillab-grade end to end: release, a class of fabricated submissions, autograde, check.
+grading-test: build
+	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/grading -q -rs
+
+test: unit-test kernel-test client-test grading-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \

@@ -1,0 +1,176 @@
+"""The batch: every student's notebook graded in its own folder and kernel.
+
+For each SUBMISSIONS/<student>/<notebook>: a private temp folder (0700) holds
+a working folder with a copy of the student's files (regular files only;
+symlinks are not followed) and the instructor's non-notebook files, and beside
+it the kernel's HOME, TMPDIR and connection file. The kernel starts in the
+working folder, and a token in its environment by which every process it
+starts is killed afterwards. The folder is removed whatever happens. The
+submission's protected cells are restored from the instructor version before
+it runs; scores follow nbgrader's rules.
+"""
+
+import copy
+import os
+import shutil
+import stat
+import tempfile
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import nbformat
+
+from . import feedback, gradebook, processes, release, restore, scoring
+from . import nbformat_grader as fmt
+from .kernel_run import KernelStartError, Limits, NotebookRunner
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+@dataclass
+class Options:
+    kernel_name: str = "gillab"
+    limits: Limits = field(default_factory=Limits)
+    jobs: int = 1
+
+
+def _copy_regular_files(source, target, skip_notebooks=False):
+    """Copies regular files (no symlinks, devices or oversized files) from source into target."""
+    for root, dirs, files in os.walk(source):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(root, d))]
+        for name in files:
+            path = os.path.join(root, name)
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+                continue
+            if skip_notebooks and name.endswith(".ipynb"):
+                continue
+            dest = os.path.join(target, os.path.relpath(path, source))
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(path, dest)
+
+
+def remove_tree(path):
+    """rmtree that also gets through folders a submission made read-only."""
+    def make_writable_and_retry(func, failed, _):
+        parent = os.path.dirname(failed)
+        try:
+            os.chmod(parent, 0o700)
+            if os.path.isdir(failed) and not os.path.islink(failed):
+                os.chmod(failed, 0o700)
+            func(failed)
+        except FileNotFoundError:
+            pass
+    shutil.rmtree(path, onerror=make_writable_and_retry)
+
+
+def _unsubmitted_scores(instructor):
+    cells = scoring.score_notebook(release.student_version(instructor, "", keep_hidden_tests=True))
+    for cell in cells:
+        cell.score, cell.reason = 0.0, "not submitted"
+    return cells
+
+
+def _read_submission(path):
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("the submission is not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise ValueError(f"the submission is larger than {MAX_FILE_BYTES} bytes")
+    return nbformat.read(path, as_version=4)
+
+
+def grade_one(student, notebook, student_dir, instructor, source_dir, options, stop_event=None):
+    """Grades student_dir/notebook; returns (NotebookGrade, executed notebook or None)."""
+    submission_path = os.path.join(student_dir, notebook)
+    if not os.path.lexists(submission_path):
+        return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "missing",
+                                       ["no submission"]), None
+    try:
+        nb, notes = restore.gradable_version(_read_submission(submission_path), instructor, notebook)
+    except Exception as error:  # not JSON, not a notebook, not a file: the student's problem, reported
+        return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "unreadable",
+                                       [f"the notebook could not be read: {error}"]), None
+    private = tempfile.mkdtemp(prefix="gillab-grade-")
+    try:
+        work, home, runtime, tmp = (os.path.join(private, name) for name in ("work", "home", "runtime", "tmp"))
+        for folder in (work, home, runtime, tmp):
+            os.mkdir(folder, 0o700)
+        _copy_regular_files(student_dir, work)
+        _copy_regular_files(source_dir, work, skip_notebooks=True)
+        cwd = os.path.join(work, os.path.dirname(notebook))
+        os.makedirs(cwd, exist_ok=True)
+        env = dict(os.environ, HOME=home, TMPDIR=tmp, MPLBACKEND="agg",
+                   **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
+        runner = NotebookRunner(options.kernel_name, cwd, env, runtime, options.limits, stop_event)
+        try:
+            report = runner.run(nb, guarded=fmt.is_test)
+        except KernelStartError as error:
+            cells = _unsubmitted_scores(instructor)
+            for cell in cells:
+                cell.reason = "not graded: the kernel did not start"
+            return gradebook.NotebookGrade(student, notebook, cells, "failed", notes + [str(error)]), None
+        notes += report.notes
+        if report.processes_killed:
+            notes.append(f"{report.processes_killed} leftover process(es) killed after the run")
+        grade = gradebook.NotebookGrade(student, notebook, scoring.score_notebook(nb), "graded", notes,
+                                        report.seconds)
+        return grade, nb
+    finally:
+        remove_tree(private)
+
+
+def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):
+    """Grades every student folder in submissions_dir against the notebooks of
+    source_dir; writes autograded notebooks, feedback pages and the gradebook
+    (grades.csv, grades.json) under out_dir; returns the NotebookGrades."""
+    notebooks = release.find_notebooks(source_dir)
+    instructors = {}
+    for rel in notebooks:
+        nb = release.read_notebook(os.path.join(source_dir, rel))
+        errors = fmt.validate(nb, rel)
+        if errors:
+            raise errors[0]
+        instructors[rel] = nb
+    students = sorted(name for name in os.listdir(submissions_dir)
+                      if not name.startswith(".") and os.path.isdir(os.path.join(submissions_dir, name))
+                      and not os.path.islink(os.path.join(submissions_dir, name)))
+    work = [(s, rel) for s in students for rel in notebooks]
+    stop_event = threading.Event()
+
+    def job(item):
+        student, rel = item
+        grade, executed = grade_one(student, rel, os.path.join(submissions_dir, student), copy.deepcopy(instructors[rel]), source_dir, options,
+                                    stop_event)
+        _write_outputs(out_dir, grade, executed)
+        if on_graded is not None:
+            on_graded(grade)
+        return grade
+
+    os.makedirs(out_dir, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        futures = [pool.submit(job, item) for item in work]
+        try:
+            grades = [f.result() for f in futures]
+        except BaseException:
+            stop_event.set()
+            for f in futures:
+                f.cancel()
+            raise
+    gradebook.write_csv(grades, os.path.join(out_dir, "grades.csv"))
+    gradebook.write_json(grades, os.path.join(out_dir, "grades.json"))
+    return grades
+
+
+def _write_outputs(out_dir, grade, executed):
+    stem = os.path.splitext(grade.notebook)[0]
+    page = os.path.join(out_dir, "feedback", grade.student, stem + ".html")
+    os.makedirs(os.path.dirname(page), exist_ok=True)
+    with open(page, "w", encoding="utf-8") as out:
+        out.write(feedback.page(grade, executed))
+    if executed is not None:
+        graded = os.path.join(out_dir, "autograded", grade.student, grade.notebook)
+        os.makedirs(os.path.dirname(graded), exist_ok=True)
+        nbformat.write(executed, graded)

@@ -1,0 +1,166 @@
+"""gillab-grade: release, collect, autograde and check notebooks in nbgrader's format."""
+
+import argparse
+import os
+import signal
+import sys
+
+from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+from . import autograde, check, collect, processes, release
+from .kernel_run import Limits
+
+
+def _positive(kind):
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        return value
+    return parse
+
+
+def _add_run_options(parser):
+    parser.add_argument("--kernel", default="gillab", help="kernel name (default: gillab)")
+    parser.add_argument("--timeout", type=_positive(float), default=30.0,
+                        help="seconds per cell before it is interrupted (default: 30)")
+    parser.add_argument("--notebook-timeout", type=_positive(float), default=600.0,
+                        help="seconds for a whole notebook; cells past it are not run (default: 600)")
+    parser.add_argument("--max-output", type=_positive(int), default=1_000_000,
+                        help="bytes of output kept per cell (default: 1000000)")
+    parser.add_argument("--jobs", type=_positive(int), default=1,
+                        help="notebooks graded in parallel, each in its own kernel (default: 1)")
+
+
+def _options(args):
+    limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout,
+                    max_output_bytes=args.max_output)
+    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs)
+
+
+def _parser():
+    parser = argparse.ArgumentParser(prog="gillab-grade", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    p = commands.add_parser("release", help="write the student versions of a folder of instructor notebooks")
+    p.add_argument("source_dir")
+    p.add_argument("out_dir")
+
+    p = commands.add_parser("collect", help="copy submissions from students' home folders")
+    p.add_argument("homes_dir", help="folder with one home folder per student (e.g. /home)")
+    p.add_argument("submissions_dir", help="where SUBMISSIONS/<student>/<notebook> are written")
+    p.add_argument("--source", required=True, help="the instructor notebooks (names to collect)")
+    p.add_argument("--path-in-home", default="", help="folder inside each home holding the notebooks")
+
+    p = commands.add_parser("autograde", help="grade SUBMISSIONS/<student>/<notebook> against the instructor version")
+    p.add_argument("submissions_dir")
+    p.add_argument("--source", required=True, help="the instructor notebooks")
+    p.add_argument("--out", default="autograded", help="results folder (default: ./autograded)")
+    _add_run_options(p)
+
+    p = commands.add_parser("check", help="validate and execute instructor notebooks both ways")
+    p.add_argument("notebook_dir")
+    p.add_argument("--allow-free-points", action="store_true",
+                   help="do not fail on tests that pass on the student version")
+    _add_run_options(p)
+    return parser
+
+
+def _require_kernel(name):
+    try:
+        KernelSpecManager().get_kernel_spec(name)
+    except NoSuchKernel:
+        found = ", ".join(sorted(KernelSpecManager().find_kernel_specs())) or "none"
+        sys.exit(f"gillab-grade: no kernel named '{name}'; installed: {found}")
+
+
+def _require_dir(path, what):
+    if not os.path.isdir(path):
+        sys.exit(f"gillab-grade: {what} '{path}' is not a folder")
+
+
+def _print_errors(errors):
+    for error in errors:
+        print(f"gillab-grade: {error}", file=sys.stderr)
+
+
+def _run_release(args):
+    _require_dir(args.source_dir, "source")
+    errors = release.release(args.source_dir, args.out_dir)
+    if errors:
+        _print_errors(errors)
+        return 1
+    print(f"released {len(release.find_notebooks(args.source_dir))} notebook(s) to {args.out_dir}")
+    return 0
+
+
+def _run_collect(args):
+    _require_dir(args.homes_dir, "homes")
+    _require_dir(args.source, "source")
+    report = collect.collect(args.homes_dir, args.submissions_dir, args.source, args.path_in_home)
+    for student, rel, why in report.refused:
+        print(f"gillab-grade: refused {student}/{rel}: {why}", file=sys.stderr)
+    print(f"collected {len(report.collected)} notebook(s); {len(report.missing)} missing; "
+          f"{len(report.refused)} refused")
+    return 0
+
+
+def _run_autograde(args):
+    _require_dir(args.submissions_dir, "submissions")
+    _require_dir(args.source, "source")
+    _require_kernel(args.kernel)
+
+    def progress(grade):
+        score, max_score = grade.totals[:2]
+        print(f"graded {grade.student}/{grade.notebook}: {score:g}/{max_score:g} ({grade.status}, "
+              f"{grade.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    grades = autograde.grade_batch(args.submissions_dir, args.source, args.out, _options(args), progress)
+    print(autograde.gradebook.text_table(grades))
+    print(f"\ngrades: {os.path.join(args.out, 'grades.csv')}, {os.path.join(args.out, 'grades.json')}; "
+          f"feedback: {os.path.join(args.out, 'feedback')}")
+    return 1 if any(g.status == "failed" for g in grades) else 0
+
+
+def _run_check(args):
+    _require_dir(args.notebook_dir, "notebook")
+    _require_kernel(args.kernel)
+    results, errors = check.check(args.notebook_dir, _options(args), args.allow_free_points)
+    if errors:
+        _print_errors(errors)
+        return 1
+    for result in results:
+        print(result.line())
+    return 1 if any(r.problems for r in results) else 0
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    run = {"release": _run_release, "collect": _run_collect,
+           "autograde": _run_autograde, "check": _run_check}[args.command]
+    if args.command in ("autograde", "check"):
+        # Orphans of graded notebooks come back to us, and are killed at the end.
+        processes.become_subreaper()
+        signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("gillab-grade: stopped", file=sys.stderr)
+        return 130
+    except release.fmt.MetadataError as error:
+        _print_errors([error])
+        return 1
+    finally:
+        if args.command in ("autograde", "check"):
+            processes.kill_orphans()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

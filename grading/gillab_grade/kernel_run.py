@@ -1,0 +1,302 @@
+"""One notebook executed cell by cell in a fresh kernel, within limits.
+
+Per-cell timeout: the kernel is interrupted (SIGINT); if it does not come back
+to idle within a grace period it is replaced by a fresh one for the remaining
+cells. A kernel that dies is replaced the same way. A notebook-wide time budget
+bounds the whole run; cells it leaves unrun get an error output, so they can
+never score as passed. Output beyond a cap is dropped (a note says how much),
+but errors and the fact that stderr was written are always kept: scoring
+depends on them.
+"""
+
+import json
+import os
+import queue
+import subprocess
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import jupyter_client
+import nbformat
+
+from . import processes
+
+
+@dataclass
+class Limits:
+    cell_timeout: float = 30.0
+    notebook_timeout: float = 600.0
+    max_output_bytes: int = 1_000_000  # per cell
+    startup_timeout: float = 60.0
+    interrupt_grace: float = 5.0
+
+
+CANARY = "gillab-grade: error reporting check"
+
+
+class KernelStartError(RuntimeError):
+    pass
+
+
+def error_output(ename, evalue):
+    return nbformat.v4.new_output("error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
+
+
+def _size(content):
+    return len(json.dumps(content, default=str))
+
+
+class OutputCollector:
+    """nbformat outputs from IOPub messages, capped in size."""
+
+    def __init__(self, max_bytes):
+        self.outputs = []
+        self.max_bytes = max_bytes
+        self.kept_bytes = 0
+        self.dropped_bytes = 0
+        self.stderr_dropped = False
+        self._clear_on_next = False
+        self._by_display_id = {}
+
+    def _append(self, output):
+        if self._clear_on_next:
+            self._clear()
+        last = self.outputs[-1] if self.outputs else None
+        if output.output_type == "stream" and last is not None and last.output_type == "stream" \
+                and last.name == output.name:
+            last.text += output.text
+        else:
+            self.outputs.append(output)
+
+    def _clear(self):
+        self.outputs, self.kept_bytes, self._clear_on_next = [], 0, False
+        self._by_display_id.clear()
+
+    def add(self, msg):
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "clear_output":
+            if content.get("wait"):
+                self._clear_on_next = True
+            else:
+                self._clear()
+            return
+        if kind == "update_display_data":
+            display_id = content.get("transient", {}).get("display_id")
+            for output in self._by_display_id.get(display_id, []):
+                output.data = content.get("data", {})
+                output.metadata = content.get("metadata", {})
+            return
+        if kind not in ("stream", "display_data", "execute_result", "error"):
+            return
+        output = nbformat.v4.output_from_msg(msg)
+        size = _size(content)
+        if kind == "error":
+            output.traceback = output.traceback[-50:]
+            self._append(output)
+            return
+        room = self.max_bytes - self.kept_bytes
+        if size > room:
+            if kind == "stream" and room > 0:
+                output.text = output.text[:room]
+                self.kept_bytes += room
+                self._append(output)
+            elif kind == "execute_result":
+                # Keep a short text/plain: partial credit is read from it.
+                output.data = {"text/plain": str(output.data.get("text/plain", ""))[:200]}
+                self._append(output)
+            self.dropped_bytes += max(0, size - max(room, 0))
+            if kind == "stream" and output.name == "stderr":
+                self.stderr_dropped = True
+            return
+        self.kept_bytes += size
+        self._append(output)
+        display_id = content.get("transient", {}).get("display_id")
+        if kind == "display_data" and display_id:
+            self._by_display_id.setdefault(display_id, []).append(output)
+
+    def finish(self):
+        if self.dropped_bytes:
+            note = f"\n[gillab-grade: {self.dropped_bytes} bytes of output dropped (cap {self.max_bytes} bytes per cell)]\n"
+            self._append(nbformat.v4.new_output("stream", name="stdout", text=note))
+        if self.stderr_dropped and not any(o.output_type == "stream" and o.name == "stderr" for o in self.outputs):
+            self._append(nbformat.v4.new_output("stream", name="stderr", text="[gillab-grade: stderr output dropped]\n"))
+        return self.outputs
+
+
+@dataclass
+class RunReport:
+    notes: list = field(default_factory=list)
+    kernel_starts: int = 0
+    processes_killed: int = 0
+    seconds: float = 0.0
+
+
+class NotebookRunner:
+    """Runs notebooks' code cells in kernels started in cwd with env.
+
+    env should carry processes.TOKEN_VARIABLE: every process left when a kernel
+    is replaced or the run ends is killed by it."""
+
+    def __init__(self, kernel_name, cwd, env, runtime_dir, limits, stop_event=None):
+        self.kernel_name = kernel_name
+        self.cwd = cwd
+        self.env = env
+        self.runtime_dir = runtime_dir
+        self.limits = limits
+        self.stop_event = stop_event
+        self.token = env[processes.TOKEN_VARIABLE]
+        self.manager = None
+        self.client = None
+        self.report = RunReport()
+
+    # -- kernel lifecycle
+    def _start(self):
+        manager = jupyter_client.KernelManager(kernel_name=self.kernel_name)
+        manager.connection_file = os.path.join(self.runtime_dir, f"kernel-{uuid.uuid4().hex}.json")
+        self.manager = manager
+        # The kernel's own terminal output (xeus diagnostics) is not the notebook's.
+        manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        self.report.kernel_starts += 1
+        self.client = manager.blocking_client()
+        self.client.start_channels()
+        try:
+            self.client.wait_for_ready(timeout=self.limits.startup_timeout)
+        except RuntimeError as error:
+            raise KernelStartError(f"kernel '{self.kernel_name}' did not start: {error}") from None
+
+    def _stop(self):
+        session = None
+        if self.client is not None:
+            self.client.stop_channels()
+            self.client = None
+        if self.manager is not None:
+            provisioner = self.manager.provisioner
+            if provisioner is not None and provisioner.process is not None:
+                session = provisioner.process.pid  # the kernel leads its own session
+            try:
+                if self.manager.has_kernel:
+                    self.manager.shutdown_kernel(now=True)
+            finally:
+                self.manager.cleanup_resources()
+                self.manager = None
+        self.report.processes_killed += processes.kill_all(self.token, session)
+
+    def _restart(self, why):
+        self.report.notes.append(why)
+        self._stop()
+        self._start()
+
+    # -- one cell
+    def _collect(self, msg_id, collector, deadline):
+        """IOPub messages of msg_id until idle: 'idle', 'timeout', 'died' or 'stopped'."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return "timeout"
+            if self.stop_event is not None and self.stop_event.is_set():
+                return "stopped"
+            try:
+                msg = self.client.get_iopub_msg(timeout=min(0.2, remaining))
+            except queue.Empty:
+                if not self.manager.is_alive():
+                    return "died"
+                continue
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            if msg["msg_type"] == "status":
+                if msg["content"]["execution_state"] == "idle":
+                    return "idle"
+                continue
+            collector.add(msg)
+
+    def _reply_status(self, msg_id):
+        deadline = time.monotonic() + self.limits.interrupt_grace
+        while time.monotonic() < deadline:
+            try:
+                reply = self.client.get_shell_msg(timeout=max(0.05, deadline - time.monotonic()))
+            except queue.Empty:
+                return None
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return reply["content"].get("status")
+        return None
+
+    def _error_reporting_works(self):
+        """A cell that must fail still reports its error. Student code can
+        silence tracebacks (e.g. replace showtraceback), which would make every
+        failing test look passed; this catches the blanket forms of that."""
+        collector = OutputCollector(self.limits.max_output_bytes)
+        msg_id = self.client.execute(f"raise AssertionError({CANARY!r})", store_history=False,
+                                     allow_stdin=False, stop_on_error=False)
+        if self._collect(msg_id, collector, time.monotonic() + self.limits.interrupt_grace) != "idle":
+            return False
+        reported = any(o.output_type == "error" and CANARY in str(o.evalue) for o in collector.outputs)
+        return reported and self._reply_status(msg_id) == "error"
+
+    def _run_cell(self, index, cell, timeout, budget_bound):
+        collector = OutputCollector(self.limits.max_output_bytes)
+        msg_id = self.client.execute(cell.source, store_history=True, allow_stdin=False, stop_on_error=False)
+        state = self._collect(msg_id, collector, time.monotonic() + timeout)
+        extra, restart_reason = None, None
+        if state == "idle":
+            # A cell that swallowed its own traceback still gets an error reply.
+            if self._reply_status(msg_id) == "error" and not any(o.output_type == "error" for o in collector.outputs):
+                extra = error_output("Error", "the kernel reported an error for this cell")
+        elif state == "timeout":
+            what = "the notebook's time budget" if budget_bound else f"the {timeout:g} s cell timeout"
+            self.manager.interrupt_kernel()
+            after = self._collect(msg_id, collector, time.monotonic() + self.limits.interrupt_grace)
+            extra = error_output("TimeoutError", f"cell {index} exceeded {what}; interrupted")
+            self.report.notes.append(f"cell {index} exceeded {what}; interrupted")
+            if after != "idle":
+                restart_reason = f"the kernel did not recover from the interrupt in cell {index}; restarted for the remaining cells"
+        elif state == "died":
+            code = self.manager.provisioner.process.poll() if self.manager.provisioner else None
+            extra = error_output("DeadKernelError", f"the kernel died while running cell {index} (exit status {code})")
+            restart_reason = f"the kernel died in cell {index}; a fresh kernel ran the remaining cells"
+        elif state == "stopped":
+            extra = error_output("Aborted", "grading was stopped")
+        outputs = collector.finish()
+        if extra is not None:
+            outputs.append(extra)
+        cell.outputs = outputs
+        return state, restart_reason
+
+    def run(self, nb, guarded=lambda cell: False):
+        """Executes nb's code cells in place (outputs replaced); returns a RunReport.
+        Before each cell for which guarded(cell) is true, error reporting is
+        checked; if it was disabled the cell gets an error output.
+        Kernels and every process they started are gone when it returns."""
+        started = time.monotonic()
+        budget_end = started + self.limits.notebook_timeout
+        try:
+            self._start()
+            count = 0
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                cell.outputs, cell.execution_count = [], None
+                if not cell.source.strip():
+                    continue
+                remaining = budget_end - time.monotonic()
+                if remaining <= 0 or (self.stop_event is not None and self.stop_event.is_set()):
+                    cell.outputs = [error_output("NotRun", "not run: the notebook's time budget ran out"
+                                                 if remaining <= 0 else "not run: grading was stopped")]
+                    continue
+                timeout = min(self.limits.cell_timeout, remaining)
+                reporting_works = not guarded(cell) or self._error_reporting_works()
+                count += 1
+                cell.execution_count = count
+                state, restart_reason = self._run_cell(index, cell, timeout, budget_bound=timeout < self.limits.cell_timeout)
+                if not reporting_works:
+                    cell.outputs.append(error_output("GradingIntegrityError",
+                                                     "error reporting was disabled before this cell ran"))
+                    self.report.notes.append(f"error reporting was disabled before cell {index}; it scores 0")
+                if restart_reason is not None and budget_end > time.monotonic():
+                    self._restart(restart_reason)
+                    count = 0
+        finally:
+            self._stop()
+            self.report.seconds = time.monotonic() - started
+        return self.report

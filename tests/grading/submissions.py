@@ -1,0 +1,121 @@
+"""Fabricated submissions of the fixture problem set: what students hand in,
+from the right answer to the hostile ones. Each is built from the released
+notebook by replacing solution cells' text (or worse)."""
+
+import copy
+
+import nbformat
+
+CORRECT_SQUARES = "def squares(n):\n    return [i * i for i in range(n)]"
+CORRECT_WORKERS = "def usable_workers(info):\n    return info.cpu_count"
+SLEEP_MARKER = "987.654"  # the argument of every `sleep` the spawner starts, to find leftovers
+
+
+def _cell(nb, grade_id):
+    return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def _answer(released, squares=CORRECT_SQUARES, workers=CORRECT_WORKERS, explain=None):
+    nb = copy.deepcopy(released)
+    _cell(nb, "squares").source = squares
+    _cell(nb, "workers").source = workers
+    if explain is not None:
+        _cell(nb, "explain").source = explain
+    return nb
+
+
+def _tampered(released):
+    nb = _answer(released, squares="def squares(n):\n    return []")
+    test = _cell(nb, "test_squares")
+    test.source = "pass"
+    test.metadata.nbgrader["points"] = 100
+    nb.cells.remove(_cell(nb, "test_partial"))
+    forged = nbformat.v4.new_code_cell("pass", metadata=copy.deepcopy(_cell(nb, "test_workers").metadata))
+    nb.cells.insert(2, forged)
+    return nb
+
+
+SPAWNER = f"""import os, subprocess
+for _ in range(20):
+    subprocess.Popen(["/bin/sleep", "{SLEEP_MARKER}"], start_new_session=True)
+# No token in its environment, its own session: only the subreaper finds it.
+subprocess.Popen(["/bin/sleep", "{SLEEP_MARKER}"], env={{}}, start_new_session=True)
+child = os.fork()
+if child == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execve("/bin/sleep", ["/bin/sleep", "{SLEEP_MARKER}"], {{}})
+    os._exit(0)
+os.waitpid(child, 0)
+""" + CORRECT_SQUARES
+
+CORRECT_EXPLAIN = "Only one thread runs Python bytecode at a time."
+
+# Looks where the submissions folder would be, for another student's answer.
+SIBLING_READER = """import glob
+found = []
+for path in glob.glob("../*/ps1.ipynb") + glob.glob("../../*/ps1.ipynb") + glob.glob("../../../*/ps1.ipynb"):
+    if "Only one thread runs Python" + " bytecode" in open(path).read():  # not in this very source
+        found.append(path)
+for path in ("../correct/ps1.ipynb", "../../correct/ps1.ipynb"):
+    try:
+        open(path, "w").write("overwritten")
+        found.append("wrote " + path)
+    except OSError:
+        pass
+print("siblings found:", found)
+print("data:", open("data.txt").read().strip())
+""" + CORRECT_SQUARES
+
+VANDAL = """import os, shutil
+for name in os.listdir("."):
+    (shutil.rmtree if os.path.isdir(name) else os.remove)(name)
+os.makedirs("locked/inner")
+open("locked/inner/file", "w").write("x")
+os.chmod("locked/inner", 0)
+os.chmod("locked", 0o500)
+""" + CORRECT_SQUARES
+
+
+def build(released):
+    """{student: notebook, raw text (not a notebook), or None (nothing handed in)}."""
+    return {
+        "correct": _answer(released, explain=CORRECT_EXPLAIN),
+        "wrong": _answer(released, squares="def squares(n):\n    return [i * i for i in range(min(n, 3))]"),
+        "missing": None,
+        "garbled": "{ this is not a notebook",
+        "unanswered": copy.deepcopy(released),
+        "tampered": _tampered(released),
+        "silencer": _answer(released, squares="get_ipython().showtraceback = lambda *a, **k: None\n"
+                                              "def squares(n):\n    return []"),
+        "loop": _answer(released, squares="while True:\n    pass"),
+        "exiter": _answer(released, squares="import os\nos._exit(3)"),
+        "sysexit": _answer(released, squares="import sys\nsys.exit(1)"),
+        "stderr": _answer(released, squares="import sys\ndef squares(n):\n    sys.stderr.write('debug\\n')\n"
+                                            "    return [i * i for i in range(n)]"),
+        "huge": _answer(released, squares="for _ in range(100):\n    print('x' * 100_000)\n" + CORRECT_SQUARES),
+        "sibling": _answer(released, squares=SIBLING_READER),
+        "spawner": _answer(released, squares=SPAWNER),
+        "vandal": _answer(released, squares=VANDAL),
+    }
+
+
+# (autograded score, manual points pending, status) per student; 6 autograded points in all.
+# Only "correct" wrote the answer to the hand-graded question; an untouched one scores 0.
+EXPECTED = {
+    "correct": (6, 2, "graded"),
+    "wrong": (2.5, 0, "graded"),     # test_squares fails, test_workers passes, partial credit 1.5
+    "missing": (0, 0, "missing"),
+    "garbled": (0, 0, "unreadable"),
+    "unanswered": (0, 0, "graded"),
+    "tampered": (1, 0, "graded"),    # tests restored: only test_workers passes
+    "silencer": (0, 0, "graded"),    # silenced tracebacks caught before each test
+    "loop": (1, 0, "graded"),        # interrupted; squares undefined, workers fine
+    "exiter": (0, 0, "graded"),      # kernel died: the fresh kernel lacks `info`
+    "sysexit": (1, 0, "graded"),
+    "stderr": (1, 0, "graded"),      # every test that calls squares wrote to stderr
+    "huge": (6, 0, "graded"),
+    "sibling": (6, 0, "graded"),
+    "spawner": (6, 0, "graded"),
+    "vandal": (6, 0, "graded"),
+}

@@ -1,0 +1,315 @@
+"""gillab-grade end to end: release the fixture problem set, fabricate a class
+of submissions (right, wrong, missing, tampered, hostile), autograde them with
+the installed command over the real gillab kernel, and check every score and
+that nothing is left behind."""
+
+import csv
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import nbformat
+import psutil
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+PREFIX = os.path.join(REPO, "build", "prefix")
+COMMAND = os.path.join(PREFIX, "bin", "gillab-grade")
+SOURCE = os.path.join(HERE, "fixtures", "source")
+sys.path.insert(0, os.path.join(PREFIX, "lib", "gillab", "python"))
+sys.path.insert(0, HERE)
+
+from gillab_grade import nbformat_grader as fmt  # noqa: E402
+import submissions  # noqa: E402
+
+
+def run_command(*args, tmpdir, timeout=120):
+    env = dict(os.environ, TMPDIR=tmpdir)
+    return subprocess.run([COMMAND, *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def cell(nb, grade_id):
+    return next(c for c in nb.cells if fmt.grade_id(c) == grade_id)
+
+
+def tree_digest(folder):
+    digest = hashlib.sha256()
+    for root, dirs, files in sorted(os.walk(folder)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            digest.update(path.encode())
+            with open(path, "rb") as f:
+                digest.update(f.read())
+    return digest.hexdigest()
+
+
+def processes_under(tmpdir):
+    """Live processes started for this test's grader (their TMPDIR lies under tmpdir)."""
+    found = []
+    for proc in psutil.process_iter():
+        try:
+            if proc.status() == psutil.STATUS_ZOMBIE:
+                continue
+            if proc.environ().get("TMPDIR", "").startswith(tmpdir) or \
+                    submissions.SLEEP_MARKER in " ".join(proc.cmdline()):
+                found.append(proc)
+        except psutil.Error:
+            pass
+    return found
+
+
+@pytest.fixture(scope="module")
+def workspace():
+    folder = tempfile.mkdtemp(prefix="gillab-grading-test-")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def released(workspace):
+    out = os.path.join(workspace, "release")
+    result = run_command("release", SOURCE, out, tmpdir=workspace)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def batch(workspace, released):
+    """The autograde run over the whole class, shared by the tests below."""
+    student_nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    subs = os.path.join(workspace, "submitted")
+    for student, nb in submissions.build(student_nb).items():
+        os.makedirs(os.path.join(subs, student))
+        if isinstance(nb, str):
+            with open(os.path.join(subs, student, "ps1.ipynb"), "w") as f:
+                f.write(nb)
+        elif nb is not None:
+            nbformat.write(nb, os.path.join(subs, student, "ps1.ipynb"))
+    before = tree_digest(subs)
+    grader_tmp = os.path.join(workspace, "tmp")
+    os.mkdir(grader_tmp)
+    out = os.path.join(workspace, "graded")
+    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--timeout", "3",
+                         "--jobs", "2", tmpdir=grader_tmp, timeout=300)
+    with open(os.path.join(out, "grades.json")) as f:
+        grades = {g["student"]: g for g in json.load(f)["grades"]}
+    return {"result": result, "out": out, "grades": grades, "subs": subs, "subs_digest": before,
+            "tmp": grader_tmp}
+
+
+def graded_notebook(batch, student):
+    return nbformat.read(os.path.join(batch["out"], "autograded", student, "ps1.ipynb"), as_version=4)
+
+
+# -- release
+
+def test_release_stubs_solutions_drops_hidden_tests_and_clears_outputs(released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    text = nbformat.writes(nb)
+    assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
+    assert "i * i" not in text and "Threads take turns" not in text
+    assert cell(nb, "squares").source == ('def squares(n):\n    """The squares of 0..n-1."""\n'
+                                          "    # YOUR CODE HERE\n    raise NotImplementedError()")
+    assert cell(nb, "explain").source == "YOUR ANSWER HERE"
+    assert cell(nb, "test_squares").source == "assert squares(4) == [0, 1, 4, 9]"
+    assert all(c.outputs == [] and c.execution_count is None for c in nb.cells if c.cell_type == "code")
+    assert os.path.exists(os.path.join(released, "data.txt"))
+
+
+def test_release_adds_nbgraders_checksums_cell_types_and_locks(released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    for c in nb.cells:
+        meta = c.metadata.nbgrader
+        assert meta["cell_type"] == c.cell_type
+        # nbgrader's recipe, spelled out independently of the implementation.
+        digest = hashlib.md5()
+        for part in (c.source, c.cell_type, str(meta["grade"]), str(meta["solution"]),
+                     str(fmt.is_locked(c)), meta["grade_id"]):
+            digest.update(part.encode())
+        if meta["grade"]:
+            digest.update(str(float(meta["points"])).encode())
+        assert meta["checksum"] == digest.hexdigest(), meta["grade_id"]
+        assert c.metadata["deletable"] is False
+    assert cell(nb, "test_squares").metadata["editable"] is False
+    assert "editable" not in cell(nb, "squares").metadata
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda nb: cell(nb, "test_workers").metadata.nbgrader.update(grade_id="test_squares"),
+     "cell 5 ('test_squares'): duplicate grade_id (first used by cell 4)"),
+    (lambda nb: cell(nb, "test_partial").metadata.nbgrader.pop("points"),
+     "cell 6 ('test_partial'): 'points' is required on a grade or task cell"),
+    (lambda nb: cell(nb, "squares").metadata.nbgrader.update(schema_version=2),
+     "cell 2 ('squares'): schema_version is 2; only 3 is accepted"),
+    (lambda nb: cell(nb, "squares").metadata.nbgrader.update(weight=1),
+     "cell 2 ('squares'): unknown nbgrader keys ['weight']"),
+    (lambda nb: cell(nb, "test_workers").metadata.nbgrader.update(points=-1),
+     "cell 5 ('test_workers'): points must be a number >= 0, not -1"),
+    (lambda nb: cell(nb, "squares").metadata.nbgrader.update(grade_id="bad id"),
+     "cell 2 ('bad id'): grade_id 'bad id' is missing or invalid"),
+    (lambda nb: setattr(cell(nb, "squares"), "source", "### BEGIN SOLUTION\nx = 1"),
+     "cell 2 ('squares'): '### BEGIN SOLUTION' without '### END SOLUTION'"),
+    (lambda nb: setattr(nb.cells[0], "source", "### BEGIN SOLUTION\nx\n### END SOLUTION"),
+     "cell 0 ('intro'): solution region in a cell not marked as a solution cell"),
+])
+def test_release_rejects_bad_metadata_with_one_line_errors(workspace, change, message):
+    source = tempfile.mkdtemp(dir=workspace)
+    nb = nbformat.read(os.path.join(SOURCE, "ps1.ipynb"), as_version=4)
+    change(nb)
+    nbformat.write(nb, os.path.join(source, "ps1.ipynb"))
+    out = os.path.join(source, "out")
+    result = run_command("release", source, out, tmpdir=workspace)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gillab-grade: ps1.ipynb: " + message), result.stderr
+    assert not os.path.exists(out), "nothing is written when a notebook is invalid"
+
+
+# -- autograde
+
+def test_autograde_scores_every_submission_by_nbgraders_rules(batch):
+    assert batch["result"].returncode == 0, batch["result"].stderr
+    got = {s: (g["score"], g["manual_pending"], g["status"]) for s, g in batch["grades"].items()}
+    assert got == submissions.EXPECTED
+    assert all(g["max_score"] == 6 and g["manual_max"] == 2 for g in batch["grades"].values())
+
+
+def test_gradebook_is_written_as_csv_json_and_a_text_table(batch):
+    with open(os.path.join(batch["out"], "grades.csv")) as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    assert set(rows) == set(submissions.EXPECTED)
+    assert float(rows["wrong"]["score"]) == 2.5 and rows["missing"]["status"] == "missing"
+    table = batch["result"].stdout
+    assert table.splitlines()[0].split() == ["student", "notebook", "score", "max", "manual", "status"]
+    assert any(line.split()[:3] == ["wrong", "ps1.ipynb", "2.5"] for line in table.splitlines())
+    cells = {c["grade_id"]: c for c in batch["grades"]["wrong"]["cells"]}
+    assert cells["test_partial"]["score"] == 1.5 and cells["test_partial"]["reason"] == "partial credit 1.5"
+    assert cells["test_squares"]["reason"].startswith("AssertionError")
+
+
+def test_hidden_tests_run_at_grading(batch):
+    assert "assert squares(0) == []" in cell(graded_notebook(batch, "correct"), "test_squares").source
+
+
+def test_edited_deleted_and_forged_test_cells_are_restored_and_reported(batch):
+    notes = batch["grades"]["tampered"]["notes"]
+    assert "cell 'test_squares' was edited (checksum mismatch); the original was restored" in notes
+    assert "cell 'test_partial' was deleted; the instructor's version was restored" in notes
+    assert "a cell claimed a copy of grade id 'test_workers'; it is graded as an ordinary cell" in notes
+    nb = graded_notebook(batch, "tampered")
+    assert cell(nb, "test_squares").metadata.nbgrader["points"] == 2
+    assert [fmt.grade_id(c) for c in nb.cells if fmt.is_test(c)] == ["test_squares", "test_workers", "test_partial"]
+
+
+def test_silenced_tracebacks_score_zero_instead_of_passing(batch):
+    grade = batch["grades"]["silencer"]
+    assert all(c["reason"].startswith("GradingIntegrityError") for c in grade["cells"] if c["kind"] == "test")
+
+
+def test_infinite_loop_is_interrupted_and_the_rest_still_runs(batch):
+    grade = batch["grades"]["loop"]
+    assert "cell 2 exceeded the 3 s cell timeout; interrupted" in grade["notes"]
+    assert grade["seconds"] < 30
+
+
+def test_kernel_death_gets_a_fresh_kernel_for_the_remaining_cells(batch):
+    assert "the kernel died in cell 2; a fresh kernel ran the remaining cells" in batch["grades"]["exiter"]["notes"]
+    nb = graded_notebook(batch, "exiter")
+    assert "DeadKernelError" in json.dumps(nb.cells[2])
+    assert "NameError" in json.dumps(cell(nb, "test_workers"))
+
+
+def test_sys_exit_and_stderr_score_zero_on_the_affected_tests(batch):
+    assert {c["grade_id"]: c["score"] for c in batch["grades"]["sysexit"]["cells"]}["test_workers"] == 1
+    reasons = {c["grade_id"]: c["reason"] for c in batch["grades"]["stderr"]["cells"]}
+    assert reasons["test_squares"] == "wrote to stderr: debug"
+
+
+def test_huge_output_is_capped_in_the_graded_notebook(batch):
+    path = os.path.join(batch["out"], "autograded", "huge", "ps1.ipynb")
+    assert os.path.getsize(path) < 2_000_000
+    assert "bytes of output dropped (cap 1000000 bytes per cell)" in nbformat.writes(graded_notebook(batch, "huge"))
+
+
+def test_a_submission_cannot_reach_or_overwrite_another(batch):
+    text = json.dumps(graded_notebook(batch, "sibling").cells[2])
+    assert "siblings found: []" in text
+    assert "data: instructor data" in text, "the instructor's data files are copied in"
+    assert tree_digest(batch["subs"]) == batch["subs_digest"], "submissions are never run in place"
+
+
+def test_spawned_processes_are_killed_and_nothing_is_left_behind(batch):
+    assert any("leftover process(es) killed" in n for n in batch["grades"]["spawner"]["notes"])
+    assert processes_under(batch["tmp"]) == []
+    assert os.listdir(batch["tmp"]) == [], "every private folder is removed"
+    assert os.listdir(os.path.join(os.path.dirname(batch["tmp"]), "release"))  # sanity: the workspace is intact
+
+
+def test_feedback_pages_show_scores_and_never_render_student_html(workspace, batch):
+    page = open(os.path.join(batch["out"], "feedback", "wrong", "ps1.html")).read()
+    assert "Autograded score: <b>2.5 / 6</b>" in page and "partial credit 1.5" in page
+    assert os.path.exists(os.path.join(batch["out"], "feedback", "missing", "ps1.html"))
+    assert "<script>" not in open(os.path.join(batch["out"], "feedback", "vandal", "ps1.html")).read()
+
+
+def test_feedback_escapes_markup_written_by_students(workspace, released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    cell(nb, "squares").source = ("from IPython.display import HTML, display\n"
+                                  "display(HTML('<script>alert(1)</script>'))\nprint('<b>bold</b>')\n"
+                                  + submissions.CORRECT_SQUARES)
+    subs = tempfile.mkdtemp(dir=workspace)
+    os.mkdir(os.path.join(subs, "mallory"))
+    nbformat.write(nb, os.path.join(subs, "mallory", "ps1.ipynb"))
+    out = os.path.join(subs, "out")
+    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, tmpdir=workspace)
+    assert result.returncode == 0, result.stderr
+    page = open(os.path.join(out, "feedback", "mallory", "ps1.html")).read()
+    assert "<script>alert" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
+
+
+# -- collect and check
+
+def test_collect_takes_regular_files_from_homes_and_refuses_symlinks(workspace, released):
+    homes = tempfile.mkdtemp(dir=workspace)
+    for student in ("ann", "bob", "eve", "zed"):
+        os.makedirs(os.path.join(homes, student, "course"))
+    shutil.copy(os.path.join(released, "ps1.ipynb"), os.path.join(homes, "ann", "course", "ps1.ipynb"))
+    shutil.copy(os.path.join(released, "ps1.ipynb"), os.path.join(homes, "bob", "course", "ps1.ipynb"))
+    os.symlink(os.path.join(homes, "ann", "course", "ps1.ipynb"), os.path.join(homes, "eve", "course", "ps1.ipynb"))
+    shutil.rmtree(os.path.join(homes, "zed", "course"))
+    os.symlink(os.path.join(homes, "bob", "course"), os.path.join(homes, "zed", "course"))
+    subs = os.path.join(homes, "..", os.path.basename(homes) + "-submitted")
+    result = run_command("collect", homes, subs, "--source", SOURCE, "--path-in-home", "course", tmpdir=workspace)
+    assert result.returncode == 0, result.stderr
+    assert "collected 2 notebook(s); 0 missing; 2 refused" in result.stdout
+    assert sorted(os.listdir(subs)) == ["ann", "bob"]
+    assert "refused eve/ps1.ipynb" in result.stderr and "refused zed/ps1.ipynb" in result.stderr
+
+
+def test_check_gives_the_instructor_full_marks_and_the_student_version_zero(workspace):
+    grader_tmp = tempfile.mkdtemp(dir=workspace)
+    result = run_command("check", SOURCE, "--timeout", "20", tmpdir=grader_tmp)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "ps1.ipynb: instructor 6/6, student 0/6: ok"
+    assert os.listdir(grader_tmp) == []
+
+
+def test_check_fails_a_test_that_passes_without_a_solution(workspace):
+    source = tempfile.mkdtemp(dir=workspace)
+    nb = nbformat.read(os.path.join(SOURCE, "ps1.ipynb"), as_version=4)
+    cell(nb, "test_workers").source = "assert info.cpu_count >= 1"
+    nbformat.write(nb, os.path.join(source, "ps1.ipynb"))
+    result = run_command("check", source, "--timeout", "20", tmpdir=workspace)
+    assert result.returncode == 1
+    assert "student version: test 'test_workers' gives 1 points without a solution" in result.stdout
+
+
+def test_unknown_kernel_is_a_one_line_error(workspace):
+    result = run_command("autograde", workspace, "--source", SOURCE, "--kernel", "nope", tmpdir=workspace)
+    assert result.returncode == 1
+    assert result.stderr.strip().startswith("gillab-grade: no kernel named 'nope'; installed:")
