@@ -89,9 +89,12 @@ class Kernel:
                     break
                 continue
             messages.append(msg)
-        reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
-        assert reply["parent_header"]["msg_id"] == msg_id
-        return Execution(reply, messages)
+        # Skips stale replies: under load wait_for_ready sends kernel_info more than once.
+        while True:
+            reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return Execution(reply, messages)
+            assert reply["msg_type"] == "kernel_info_reply", reply["msg_type"]
 
     def ok(self, code, timeout=60):
         """Runs code that must succeed."""
