@@ -16,7 +16,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25rem .5rem;
 pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;white-space:pre-wrap}
 .cell{border-left:4px solid #ddd;margin:1rem 0;padding-left:.75rem}
 .full{border-color:#2a2}.zero{border-color:#c22}.partial{border-color:#d90}.manual{border-color:#36c}
-.err{color:#a00}.note{background:#fff6d6;padding:.5rem}
+.err{color:#a00}pre.markdown{background:none;font-family:inherit}.note{background:#fff6d6;padding:.5rem}
 """
 
 
@@ -73,8 +73,7 @@ def page(grade, nb):
         title = (f"<p><b>{html.escape(gid)}</b>: "
                  f"{'pending' if scored.score is None else f'{scored.score:g}'} / {scored.points:g} "
                  f"({html.escape(scored.reason)})</p>") if scored else ""
-        body = f"<pre>{_text(cell.source)}</pre>" if cell.cell_type == "code" else \
-            f"<div>{_text(cell.source)}</div>"
+        body = f"<pre class='{cell.cell_type}'>{_text(cell.source)}</pre>"
         outputs = "".join(_output_html(o) for o in cell.get("outputs", []))
         parts.append(f"<div class='{css}'>{title}{body}{outputs}</div>")
     parts.append("</body></html>")

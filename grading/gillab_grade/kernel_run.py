@@ -281,8 +281,8 @@ class NotebookRunner:
                     continue
                 remaining = budget_end - time.monotonic()
                 if remaining <= 0 or (self.stop_event is not None and self.stop_event.is_set()):
-                    cell.outputs = [error_output("NotRun", "not run: the notebook's time budget ran out"
-                                                 if remaining <= 0 else "not run: grading was stopped")]
+                    cell.outputs = [error_output("NotRun", "the notebook's time budget ran out before this cell"
+                                                 if remaining <= 0 else "grading was stopped before this cell")]
                     continue
                 timeout = min(self.limits.cell_timeout, remaining)
                 reporting_works = not guarded(cell) or self._error_reporting_works()

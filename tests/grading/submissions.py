@@ -89,6 +89,8 @@ def build(released):
         "silencer": _answer(released, squares="get_ipython().showtraceback = lambda *a, **k: None\n"
                                               "def squares(n):\n    return []"),
         "loop": _answer(released, squares="while True:\n    pass"),
+        "deaf": _answer(released, squares="import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                                          "while True:\n    pass"),
         "exiter": _answer(released, squares="import os\nos._exit(3)"),
         "sysexit": _answer(released, squares="import sys\nsys.exit(1)"),
         "stderr": _answer(released, squares="import sys\ndef squares(n):\n    sys.stderr.write('debug\\n')\n"
@@ -111,6 +113,7 @@ EXPECTED = {
     "tampered": (1, 0, "graded"),    # tests restored: only test_workers passes
     "silencer": (0, 0, "graded"),    # silenced tracebacks caught before each test
     "loop": (1, 0, "graded"),        # interrupted; squares undefined, workers fine
+    "deaf": (0, 0, "graded"),        # ignores the interrupt: replaced by a fresh kernel without `info`
     "exiter": (0, 0, "graded"),      # kernel died: the fresh kernel lacks `info`
     "sysexit": (1, 0, "graded"),
     "stderr": (1, 0, "graded"),      # every test that calls squares wrote to stderr

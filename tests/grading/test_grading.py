@@ -217,6 +217,30 @@ def test_infinite_loop_is_interrupted_and_the_rest_still_runs(batch):
     assert grade["seconds"] < 30
 
 
+def test_a_kernel_deaf_to_the_interrupt_is_replaced(batch):
+    notes = batch["grades"]["deaf"]["notes"]
+    assert notes == ["cell 2 exceeded the 3 s cell timeout; interrupted",
+                     "the kernel did not recover from the interrupt in cell 2; restarted for the remaining cells"]
+
+
+def test_the_notebook_budget_stops_a_run_and_unrun_tests_score_zero(workspace, released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    cell(nb, "squares").source = "while True:\n    pass"
+    subs = tempfile.mkdtemp(dir=workspace)
+    os.mkdir(os.path.join(subs, "slow"))
+    nbformat.write(nb, os.path.join(subs, "slow", "ps1.ipynb"))
+    out = os.path.join(subs, "out")
+    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--notebook-timeout", "4",
+                         tmpdir=workspace)
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(out, "grades.json")) as f:
+        grade = json.load(f)["grades"][0]
+    assert grade["score"] == 0 and grade["seconds"] < 20
+    assert "cell 2 exceeded the notebook's time budget; interrupted" in grade["notes"]
+    assert {c["reason"] for c in grade["cells"] if c["kind"] == "test"} == \
+        {"NotRun: the notebook's time budget ran out before this cell"}
+
+
 def test_kernel_death_gets_a_fresh_kernel_for_the_remaining_cells(batch):
     assert "the kernel died in cell 2; a fresh kernel ran the remaining cells" in batch["grades"]["exiter"]["notes"]
     nb = graded_notebook(batch, "exiter")
@@ -293,7 +317,7 @@ def test_collect_takes_regular_files_from_homes_and_refuses_symlinks(workspace, 
 
 def test_check_gives_the_instructor_full_marks_and_the_student_version_zero(workspace):
     grader_tmp = tempfile.mkdtemp(dir=workspace)
-    result = run_command("check", SOURCE, "--timeout", "20", tmpdir=grader_tmp)
+    result = run_command("check", SOURCE, "--timeout", "20", "--jobs", "2", tmpdir=grader_tmp)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "ps1.ipynb: instructor 6/6, student 0/6: ok"
     assert os.listdir(grader_tmp) == []
@@ -304,7 +328,7 @@ def test_check_fails_a_test_that_passes_without_a_solution(workspace):
     nb = nbformat.read(os.path.join(SOURCE, "ps1.ipynb"), as_version=4)
     cell(nb, "test_workers").source = "assert info.cpu_count >= 1"
     nbformat.write(nb, os.path.join(source, "ps1.ipynb"))
-    result = run_command("check", source, "--timeout", "20", tmpdir=workspace)
+    result = run_command("check", source, "--timeout", "20", "--jobs", "2", tmpdir=workspace)
     assert result.returncode == 1
     assert "student version: test 'test_workers' gives 1 points without a solution" in result.stdout
 
