@@ -47,16 +47,17 @@ namespace
         return false;
     }
 
-    // Debian's CPython, wherever this binary is installed: program name and
-    // home set explicitly, so sys.executable is right for spawned children.
+    // The CPython found at configure time (Debian's /usr/bin/python3 by
+    // default), wherever this binary is installed: program name and home set
+    // explicitly, so sys.executable is right for spawned children.
     void start_python(const char* argv0)
     {
         PyConfig config;
         PyConfig_InitPythonConfig(&config);
         config.parse_argv = 0;              // the kernel's own -f is not Python's
         config.install_signal_handlers = 0; // SIGINT belongs to interruptible_cell
-        PyConfig_SetString(&config, &config.program_name, L"/usr/bin/python3");
-        PyConfig_SetString(&config, &config.home, L"/usr");
+        PyConfig_SetBytesString(&config, &config.program_name, GILLAB_PYTHON_EXECUTABLE);
+        PyConfig_SetBytesString(&config, &config.home, GILLAB_PYTHON_HOME);
         char* python_argv[] = {const_cast<char*>(argv0)};
         PyConfig_SetBytesArgv(&config, 1, python_argv);
         PyStatus status = Py_InitializeFromConfig(&config);
