@@ -1,11 +1,14 @@
 """A course on Debian's JupyterHub 3.0: a test hub on 127.0.0.1 (dummy
 authenticator, local process spawner, configurable-http-proxy), the gillab
 kernelspec installed into the hub's prefix as the README tells instructors.
-Students log in, start their servers and run magic cells through the hub's
-proxy over the kernel websocket."""
+The instructor releases lecture 1 into the students' homes; students log in,
+start their servers, run the lecture's magic cells through the hub's proxy over
+the kernel websocket and save their answers; the instructor collects the two
+submissions from their homes and grades them with gillab-grade."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -13,13 +16,17 @@ import urllib.error
 import urllib.request
 import uuid
 
+import nbformat
 import pytest
 import websocket
 
-from loopback import JUPYTER_DIR, ServerProcess, free_port, jupyter_env, remove, temp_base
+from loopback import JUPYTER_DIR, REPO, ServerProcess, free_port, jupyter_env, remove, temp_base
 
 STUDENTS = ("student1", "student2")
 PASSWORD = "course-password"
+LECTURE = "01-what-the-gil-is.ipynb"
+GRADE = os.path.join(REPO, "build", "prefix", "bin", "gillab-grade")
+SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
 HUB_CONFIG = """
 c = get_config()  # noqa
 c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
@@ -36,7 +43,8 @@ c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = "{base}/home/{{username}}"
 c.Spawner.cmd = ["/usr/bin/jupyterhub-singleuser"]
 c.Spawner.args = ["--allow-root"]
-c.Spawner.environment = {{"JUPYTER_PATH": "{hub_prefix}/share/jupyter", "TMPDIR": "{base}/tmp"}}
+c.Spawner.environment = {{"JUPYTER_PATH": "{hub_prefix}/share/jupyter", "TMPDIR": "{base}/tmp",
+                          "GILLAB_QUICK": "1"}}  # the lectures' short mode, as in the lecture tests
 c.Spawner.start_timeout = 90
 c.Spawner.http_timeout = 90
 """
@@ -88,6 +96,15 @@ class Hub:
 
     def home(self, name):
         return os.path.join(self.base, "home", name)
+
+    def read_notebook(self, name, token, path):
+        _, model = self.request(f"user/{name}/api/contents/{path}", token=token)
+        return nbformat.from_dict(model["content"])
+
+    def save_notebook(self, name, token, path, nb):
+        status, _ = self.request(f"user/{name}/api/contents/{path}", "PUT",
+                                 {"type": "notebook", "format": "json", "content": nb}, token=token)
+        assert status in (200, 201)
 
 
 @pytest.fixture(scope="module")
@@ -212,3 +229,82 @@ def test_another_students_token_cannot_reach_their_server(hub):
     with pytest.raises(urllib.error.HTTPError) as refused:
         hub.request("user/student1/api/kernels", token=token2)
     assert refused.value.code == 403
+
+
+def run_command(*args, cwd, timeout=300):
+    env = jupyter_env(cwd, GILLAB_QUICK="1")
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def course(hub):
+    """The instructor's lecture 1 released (student version) into every student's home/course."""
+    source = os.path.join(hub.base, "source")
+    os.makedirs(source)
+    shutil.copy(os.path.join(REPO, "notebooks", LECTURE), source)
+    released = os.path.join(hub.base, "release")
+    done = run_command(GRADE, "release", source, released, cwd=hub.base)
+    assert done.returncode == 0, done.stderr
+    for name in STUDENTS:
+        os.makedirs(os.path.join(hub.home(name), "course"))
+        shutil.copy(os.path.join(released, LECTURE), os.path.join(hub.home(name), "course"))
+    return nbformat.read(os.path.join(source, LECTURE), as_version=4)
+
+
+def answer(nb, instructor, grade_ids):
+    """The student's notebook with the instructor's solutions typed into the given cells."""
+    solutions = {c.metadata.nbgrader["grade_id"]: c.source for c in instructor.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in grade_ids:
+            cell.source = SOLUTION.sub("", solutions[grade_id])
+    return nb
+
+
+def test_students_hand_in_lecture_1_and_the_instructor_grades_both(hub, course):
+    path = f"course/{LECTURE}"
+    token = hub.log_in("student1")
+    server_url = hub.start_server("student1", token)
+    kernel_id, channels = start_kernel(hub, server_url, token)
+    try:
+        # the lecture part (every code cell before the first exercise), magics included
+        lecture = hub.read_notebook("student1", token, path)
+        first_exercise = next(i for i, c in enumerate(lecture.cells) if c.metadata.get("nbgrader"))
+        ran_magics = 0
+        for cell in lecture.cells[:first_exercise]:
+            if cell.cell_type != "code":
+                continue
+            reply, messages = channels.execute(cell.source, timeout=180)
+            assert reply["status"] == "ok", (cell.source[:80], reply.get("evalue"))
+            assert not [m for m in messages if m["msg_type"] == "stream" and m["content"]["name"] == "stderr"]
+            ran_magics += "%gil" in cell.source
+        assert ran_magics >= 3
+    finally:
+        channels.close()
+        hub.request(f"{server_url.lstrip('/')}api/kernels/{kernel_id}", "DELETE", token=token)
+
+    exercises = [c.metadata.nbgrader["grade_id"] for c in course.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")]
+    hub.save_notebook("student1", token, path, answer(lecture, course, exercises))
+    token2 = hub.log_in("student2")
+    hub.start_server("student2", token2)
+    partial = answer(hub.read_notebook("student2", token2, path), course, ["ex2-solution"])
+    hub.save_notebook("student2", token2, path, partial)
+
+    source, submitted, graded = (os.path.join(hub.base, d) for d in ("source", "submitted", "graded"))
+    collected = run_command(GRADE, "collect", os.path.join(hub.base, "home"), submitted,
+                            "--source", source, "--path-in-home", "course", cwd=hub.base)
+    assert collected.returncode == 0 and "collected 2 notebook(s)" in collected.stdout, collected
+    grading = run_command(GRADE, "autograde", submitted, "--source", source, "--out", graded,
+                          "--timeout", "120", "--jobs", "2", cwd=hub.base, timeout=600)
+    assert grading.returncode == 0, grading.stdout + grading.stderr
+    with open(os.path.join(graded, "grades.json")) as f:
+        grades = {g["student"]: g for g in json.load(f)["grades"]}
+    tests = lambda student: {c["grade_id"]: c["score"] for c in grades[student]["cells"] if c["kind"] == "test"}
+    full = grades["student1"]
+    assert full["score"] == full["max_score"] > 0, tests("student1")
+    points = {c.metadata.nbgrader["grade_id"]: c.metadata.nbgrader["points"] for c in course.cells
+              if c.metadata.get("nbgrader", {}).get("grade")}
+    assert tests("student2") == {grade_id: (points[grade_id] if grade_id == "ex2-tests" else 0)
+                                 for grade_id in points}
