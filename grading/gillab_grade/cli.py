@@ -31,13 +31,15 @@ def _add_run_options(parser):
                         help="seconds for a whole notebook; cells past it are not run (default: 600)")
     parser.add_argument("--max-output", type=_positive(int), default=1_000_000,
                         help="bytes of output kept per cell (default: 1000000)")
+    parser.add_argument("--memory-limit", type=_positive(int), default=None, metavar="MB",
+                        help="address-space limit of each kernel process, in MiB (default: none)")
     parser.add_argument("--jobs", type=_positive(int), default=1,
                         help="notebooks graded in parallel, each in its own kernel (default: 1)")
 
 
 def _options(args):
     limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout,
-                    max_output_bytes=args.max_output)
+                    max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * 2**20)
     return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs)
 
 

@@ -12,6 +12,7 @@ depends on them.
 import json
 import os
 import queue
+import resource
 import subprocess
 import time
 import uuid
@@ -30,6 +31,7 @@ class Limits:
     max_output_bytes: int = 1_000_000  # per cell
     startup_timeout: float = 60.0
     interrupt_grace: float = 5.0
+    memory_bytes: int = 0  # address-space limit per kernel process (and each child); 0: none
 
 
 CANARY = "gillab-grade: error reporting check"
@@ -159,6 +161,10 @@ class NotebookRunner:
         manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
         self.report.kernel_starts += 1
+        if self.limits.memory_bytes:
+            # Set on the running kernel (preexec_fn is unsafe with our job threads); children inherit it.
+            limit = self.limits.memory_bytes
+            resource.prlimit(manager.provisioner.process.pid, resource.RLIMIT_AS, (limit, limit))
         self.client = manager.blocking_client()
         self.client.start_channels()
         try:

@@ -241,6 +241,25 @@ def test_the_notebook_budget_stops_a_run_and_unrun_tests_score_zero(workspace, r
         {"NotRun: the notebook's time budget ran out before this cell"}
 
 
+def test_the_memory_limit_turns_a_huge_allocation_into_a_memory_error(workspace, released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    cell(nb, "squares").source = "hog = bytearray(3 * 2**30)\n" + submissions.CORRECT_SQUARES
+    cell(nb, "workers").source = submissions.CORRECT_WORKERS
+    subs = tempfile.mkdtemp(dir=workspace)
+    os.mkdir(os.path.join(subs, "hog"))
+    nbformat.write(nb, os.path.join(subs, "hog", "ps1.ipynb"))
+    out = os.path.join(subs, "out")
+    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--memory-limit", "1500",
+                         tmpdir=workspace)
+    assert result.returncode == 0, result.stderr
+    with open(os.path.join(out, "grades.json")) as f:
+        grade = json.load(f)["grades"][0]
+    assert {c["grade_id"]: c["score"] for c in grade["cells"]} == \
+        {"test_squares": 0, "test_workers": 1, "test_partial": 0, "explain": 0}
+    assert "MemoryError" in json.dumps(graded_notebook({"out": out}, "hog").cells[2])
+    assert grade["notes"] == [], "the kernel survives its MemoryError"
+
+
 def test_kernel_death_gets_a_fresh_kernel_for_the_remaining_cells(batch):
     assert "the kernel died in cell 2; a fresh kernel ran the remaining cells" in batch["grades"]["exiter"]["notes"]
     nb = graded_notebook(batch, "exiter")
