@@ -99,6 +99,10 @@ def build(released):
         "sibling": _answer(released, squares=SIBLING_READER),
         "spawner": _answer(released, squares=SPAWNER),
         "vandal": _answer(released, squares=VANDAL),
+        "hog": _answer(released, squares="hog = bytearray(3 * 2**30)\n" + CORRECT_SQUARES),
+        "mallory": _answer(released, squares="from IPython.display import HTML, display\n"
+                                             "display(HTML('<script>alert(1)</script>'))\nprint('<b>bold</b>')\n"
+                                             + CORRECT_SQUARES),
     }
 
 
@@ -121,4 +125,6 @@ EXPECTED = {
     "sibling": (6, 0, "graded"),
     "spawner": (6, 0, "graded"),
     "vandal": (6, 0, "graded"),
+    "hog": (1, 0, "graded"),         # MemoryError under --memory-limit: squares undefined
+    "mallory": (6, 0, "graded"),     # HTML and script output: escaped in the feedback page
 }
