@@ -140,6 +140,24 @@ def test_release_adds_nbgraders_checksums_cell_types_and_locks(released):
     assert "editable" not in cell(nb, "squares").metadata
 
 
+# Checksums real nbgrader wrote into a released notebook of its own test data
+# (jupyter/nbgrader, nbgrader/tests/apps/files/submitted-unchanged.ipynb).
+@pytest.mark.parametrize("cell_type, source, flags, checksum", [
+    ("code", "# YOUR CODE HERE\nraise NotImplementedError()",
+     dict(grade=False, solution=True, locked=False, grade_id="set_a"), "3d6aac4236f8e1ec85380e692dcc51b1"),
+    ("code", 'print("Success!")',
+     dict(grade=True, solution=False, locked=False, grade_id="foo", points=1.0), "8bb5c7c6f388fae724e5ef53dc4deeb2"),
+    ("markdown", "YOUR ANSWER HERE",
+     dict(grade=True, solution=True, locked=False, grade_id="baz", points=2.0), "9e51fd0022c24c4105e38369d2f9d751"),
+    ("markdown", "This cell shouldn't be changed.",
+     dict(grade=False, solution=False, locked=True, grade_id="ro2"), "0122b50e5eaf367b9874d07ebaf80521"),
+])
+def test_checksums_equal_those_nbgrader_computes(cell_type, source, flags, checksum):
+    new_cell = nbformat.v4.new_code_cell if cell_type == "code" else nbformat.v4.new_markdown_cell
+    c = new_cell(source, metadata={"nbgrader": dict(schema_version=3, **flags)})
+    assert fmt.compute_checksum(c) == checksum
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda nb: cell(nb, "test_workers").metadata.nbgrader.update(grade_id="test_squares"),
      "cell 5 ('test_squares'): duplicate grade_id (first used by cell 4)"),
