@@ -65,6 +65,9 @@ def bundle_shape(data):
 
 def test_load_ext_uses_the_extension_module_and_lists_the_magics(ipykernel, kernel):
     assert ipykernel.eval("__import__('_gillab').__file__").endswith(".so")
+    # the gillab kernel keeps its embedded copy although the .so sits on its sys.path
+    assert kernel.eval("'_gillab' in __import__('sys').builtin_module_names") is True
+    assert kernel.eval("hasattr(__import__('_gillab'), '__file__')") is False
     assert ipykernel.eval("__import__('sys').executable") == "/usr/bin/python3"
     assert ipykernel.eval("sorted(__import__('_gillab').magics())") == kernel.eval("sorted(__import__('_gillab').magics())")
     listing = ipykernel.ok("%lsmagic").value()
