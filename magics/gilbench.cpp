@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include <pybind11/embed.h>
@@ -18,6 +19,7 @@
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "core/thread_pool.hpp"
+#include "gilbench_presets.hpp"
 
 namespace gillab
 {
@@ -26,6 +28,13 @@ namespace gillab
     namespace
     {
         const std::vector<std::string> all_modes = {"sequential", "threads", "processes", "asyncio"};
+
+        std::string join_names(const std::vector<std::string>& names)
+        {
+            std::string out;
+            for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+            return out;
+        }
         constexpr long long max_workers = 10000;
         constexpr long long max_process_workers = 64;
         // A job that blocks the event loop gets past asyncio's own timeout.
@@ -34,21 +43,26 @@ namespace gillab
         struct options
         {
             std::vector<std::string> modes;
-            std::vector<long long> workers;
-            long long jobs;
+            std::vector<std::string> worker_specs;  // as typed: "4", "default", "per-job"
+            std::vector<long long> jobs;            // one table block per count
             long long repeats;
             long long warmup;
             bool weak_scaling;
             std::string start_method;
             bool startup_included;
             double budget_s;
+            bool memory;
+            const gilbench_preset* preset = nullptr;
+            bool preset_job = false;  // the cell was empty: the preset's own job runs
         };
 
         struct configuration
         {
             std::string mode;
-            long long workers;
-            long long jobs;
+            long long workers;         // resolved count
+            std::string workers_spec;  // what it came from
+            long long jobs;            // jobs in one run
+            long long base_jobs;       // the --jobs value (per worker under weak scaling)
         };
 
         struct one_run
@@ -77,11 +91,27 @@ namespace gillab
                 "the moment all workers are released (pool start-up included unless --startup apart) to the\n"
                 "last result; CPU time is user+system of the kernel and its reaped children, so threads on\n"
                 "pure-Python work show about one core and processes show many. Speed-up is throughput\n"
-                "against sequential. The result object (-o NAME) has rows, speedup(mode, workers), best(),\n"
-                "wall(mode, workers), to_dict() and to_dataframe().",
-                {{"modes", 'm', "MODE,...", "sequential, threads, processes, asyncio (default: all that the cell supports)"},
-                 {"workers", 'w', "N,...", "worker counts (default 1,2,4,8; processes at most 64)"},
-                 {"jobs", 'n', "N", "jobs per run (default 8); with --scaling weak, jobs per worker"},
+                "against sequential with the same --jobs. The result object (-o NAME) has rows,\n"
+                "wall(mode, workers, jobs=None), cpu(...), speedup(...), peak_rss_mib(...), best(), to_dict()\n"
+                "and to_dataframe(); workers is a count or 'default' / 'per-job'.\n\n"
+                "Examples:\n"
+                "  %%gilbench --modes sequential,threads,processes --workers 1,2,4 -o r\n"
+                "  def job(i):\n"
+                "      return sum(k * k for k in range(1_000_000))\n\n"
+                "  %%gilbench --modes threads,asyncio --workers default,per-job --jobs 100,1000 --memory\n"
+                "  import asyncio, time\n"
+                "  def job(i): time.sleep(0.1)\n"
+                "  async def ajob(i): await asyncio.sleep(0.1)\n\n" +
+                    gilbench_presets_help(),
+                {{"preset", 'p', "NAME", "one of the course's tables: " + join_names(gilbench_preset_names()) +
+                                             " (see Presets above)"},
+                 {"modes", 'm', "MODE,...", "sequential, threads, processes, asyncio (default: all that the cell supports)"},
+                 {"workers", 'w', "N|default|per-job,...",
+                  "worker counts (default 1,2,4,8). default = the library's own default: ThreadPoolExecutor's "
+                  "min(32, CPUs+4) threads, ProcessPoolExecutor's one process per CPU, asyncio.gather's no limit; "
+                  "per-job = one worker per job. At most 10000 threads or tasks, 64 processes"},
+                 {"jobs", 'n', "N,...", "jobs per run (default 8), several for one block each (e.g. 100,1000,10000); "
+                                        "with --scaling weak, jobs per worker"},
                  {"repeats", 'r', "N", "measured runs per configuration (default 3)"},
                  {"warmup", 0, "N", "unmeasured runs first (default 1)"},
                  {"scaling", 0, "strong|weak", "strong: the same total work at every worker count (default); weak: the same work per worker"},
@@ -90,19 +120,23 @@ namespace gillab
                  {"budget", 0, "DURATION", "longest one run may take (default 120s): a run still going is stopped "
                                            "(threads and the shell get RunOverBudget at their next bytecode, worker processes "
                                            "are killed, asyncio tasks cancelled) and its row says 'stopped at --budget'; "
-                                           "the other configurations still run"},
+                                           "larger --jobs of the same mode and workers are then skipped"},
+                 {"memory", 0, "", "also run each configuration once in a fresh interpreter (plain ThreadPoolExecutor, "
+                                   "ProcessPoolExecutor or asyncio.gather) and show its peak RSS (VmHWM)"},
                  output_option()});
         }
 
-        options read_options(const parsed_args& args, bool has_job, bool has_ajob)
+        options read_options(const parsed_args& typed, const parsed_args& preset, bool has_job, bool has_ajob)
         {
+            // What the student typed wins over the preset's defaults.
+            auto from = [&](const std::string& name) -> const parsed_args& { return typed.has(name) ? typed : preset; };
             options o;
             std::vector<std::string> supported;
             for (const std::string& mode : all_modes)
             {
                 if (mode == "asyncio" ? has_ajob : has_job) supported.push_back(mode);
             }
-            o.modes = args.choices("modes", supported, all_modes, true);
+            o.modes = from("modes").choices("modes", supported, all_modes, true);
             for (const std::string& mode : o.modes)
             {
                 if (mode == "asyncio" && !has_ajob)
@@ -110,23 +144,69 @@ namespace gillab
                 if (mode != "asyncio" && !has_job)
                     throw usage_error("%gilbench: mode " + mode + " needs `def job(i)` in the cell (it defines only ajob)");
             }
-            o.workers = args.integers("workers", {1, 2, 4, 8}, 1, max_workers);
-            o.jobs = args.integer("jobs", 8, 1, 1000000);
-            o.repeats = args.integer("repeats", 3, 1, 1000);
-            o.warmup = args.integer("warmup", 1, 0, 100);
-            o.weak_scaling = args.choices("scaling", {"strong"}, {"strong", "weak"}, false)[0] == "weak";
+            o.worker_specs = from("workers").integers_or_words("workers", {"1", "2", "4", "8"}, 1, max_workers,
+                                                              {"default", "per-job"});
+            o.jobs = from("jobs").integers("jobs", {8}, 1, 1000000);
+            o.repeats = from("repeats").integer("repeats", 3, 1, 1000);
+            o.warmup = from("warmup").integer("warmup", 1, 0, 100);
+            o.weak_scaling = from("scaling").choices("scaling", {"strong"}, {"strong", "weak"}, false)[0] == "weak";
             py::list methods = py::module_::import("multiprocessing").attr("get_all_start_methods")();
-            o.start_method = args.choices("start-method", {""}, methods.cast<std::vector<std::string>>(), false)[0];
-            o.startup_included = args.choices("startup", {"included"}, {"included", "apart"}, false)[0] == "included";
-            o.budget_s = args.duration("budget", 120.0, 0.001, 86400.0);
-            const bool with_processes = std::count(o.modes.begin(), o.modes.end(), "processes") > 0;
-            for (long long w : o.workers)
-            {
-                if (with_processes && w > max_process_workers)
-                    throw usage_error("%gilbench: " + std::to_string(w) + " process workers is beyond the cap of " +
-                                      std::to_string(max_process_workers) + "; use fewer, or leave processes out of --modes");
-            }
+            o.start_method = from("start-method").choices("start-method", {""}, methods.cast<std::vector<std::string>>(), false)[0];
+            o.startup_included = from("startup").choices("startup", {"included"}, {"included", "apart"}, false)[0] == "included";
+            o.budget_s = from("budget").duration("budget", 120.0, 0.001, 86400.0);
+            o.memory = typed.has("memory") || preset.has("memory");
             return o;
+        }
+
+        long long cpu_count()
+        {
+            return py::module_::import("os").attr("cpu_count")().cast<long long>();
+        }
+
+        // A --workers item as a count for one mode and --jobs value.
+        long long resolve_workers(const std::string& spec, const std::string& mode, long long base_jobs)
+        {
+            if (spec == "per-job" || (spec == "default" && mode == "asyncio")) return base_jobs;
+            if (spec == "default") return mode == "processes" ? cpu_count() : std::min(32LL, cpu_count() + 4);
+            return std::stoll(spec);
+        }
+
+        std::vector<configuration> plan(const options& o)
+        {
+            std::vector<configuration> configs;
+            auto seen = [&](const configuration& c)
+            {
+                return std::any_of(configs.begin(), configs.end(), [&](const configuration& k)
+                                   { return k.mode == c.mode && k.workers == c.workers && k.jobs == c.jobs; });
+            };
+            for (const std::string& mode : o.modes)
+            {
+                if (mode == "sequential")
+                {
+                    for (long long n : o.jobs) configs.push_back({mode, 1, "1", n, n});
+                    continue;
+                }
+                for (const std::string& spec : o.worker_specs)
+                {
+                    for (long long n : o.jobs)
+                    {
+                        const long long w = resolve_workers(spec, mode, n);
+                        const long long cap = mode == "processes" ? max_process_workers : max_workers;
+                        if (w > cap)
+                        {
+                            throw usage_error("%gilbench: --workers " + spec + " gives " + std::to_string(w) + " " + mode +
+                                              " workers, beyond the cap of " + std::to_string(cap) +
+                                              (mode == "processes" ? "; use fewer, or leave processes out of --modes"
+                                                                   : "; use fewer jobs or workers"));
+                        }
+                        // asyncio's default is no limit: the same run as per-job.
+                        const std::string label = mode == "asyncio" && spec == "default" ? "per-job" : spec;
+                        configuration c{mode, w, label, o.weak_scaling ? n * w : n, n};
+                        if (!seen(c)) configs.push_back(c);
+                    }
+                }
+            }
+            return configs;
         }
 
         // ---- measure --------------------------------------------------------
@@ -320,24 +400,6 @@ async def _all_jobs():
             return run_asyncio(module.attr("ajob"), config.jobs, config.workers, o.budget_s);
         }
 
-        std::vector<configuration> plan(const options& o)
-        {
-            std::vector<configuration> configs;
-            for (const std::string& mode : o.modes)
-            {
-                if (mode == "sequential")
-                {
-                    configs.push_back({mode, 1, o.jobs});
-                    continue;
-                }
-                for (long long w : o.workers)
-                {
-                    configs.push_back({mode, w, o.weak_scaling ? o.jobs * w : o.jobs});
-                }
-            }
-            return configs;
-        }
-
         bool same_results(const std::vector<py::object>& a, const std::vector<py::object>& b)
         {
             if (a.size() != b.size()) return false;
@@ -346,6 +408,49 @@ async def _all_jobs():
                 if (!a[i].equal(b[i])) return false;
             }
             return true;
+        }
+
+        struct peak_memory
+        {
+            std::optional<double> peak_rss_bytes;
+            std::optional<double> largest_child_rss_bytes;
+            std::string problem;  // why there is no figure
+        };
+
+        // One run of the configuration in a fresh interpreter (gillab/peak_rss.py),
+        // so the kernel's own memory and earlier runs don't hide the peak.
+        peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o)
+        {
+            py::dict scope("folder"_a = cell.folder(), "name"_a = cell.name(), "mode"_a = config.mode,
+                           "workers"_a = config.workers, "jobs"_a = config.jobs, "start_method"_a = o.start_method,
+                           "timeout"_a = o.budget_s + 30.0);
+            // subprocess.run kills the child on any exception, KeyboardInterrupt included.
+            py::exec(R"PY(
+import json, os, subprocess, sys
+import gillab
+script = os.path.join(os.path.dirname(gillab.__file__), "peak_rss.py")
+figures, problem = None, ""
+try:
+    done = subprocess.run([sys.executable, script, folder, name, mode, str(workers), str(jobs), start_method],
+                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode == 0 and lines:
+        figures = json.loads(lines[-1])
+    else:
+        tail = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
+        problem = "memory run failed: " + tail
+except subprocess.TimeoutExpired:
+    problem = "memory run over --budget"
+)PY", scope);
+            peak_memory m;
+            m.problem = scope["problem"].cast<std::string>();
+            if (!scope["figures"].is_none())
+            {
+                py::dict figures = scope["figures"];
+                m.peak_rss_bytes = figures["peak_rss_bytes"].cast<double>();
+                if (config.mode == "processes") m.largest_child_rss_bytes = figures["largest_child_rss_bytes"].cast<double>();
+            }
+            return m;
         }
 
         // ---- result ---------------------------------------------------------
@@ -357,74 +462,179 @@ async def _all_jobs():
             summary cpu;
             std::vector<double> walls;
             bool results_match = true;
-            bool over_budget = false;  // a run was stopped; no figures when no run finished
+            bool over_budget = false;  // a run was stopped
+            bool skipped = false;      // not run: fewer jobs already went over budget
+            peak_memory memory;
             std::vector<std::string> flags;
         };
 
-        Result build_result(const std::vector<measured>& rows, const options& o, double reference_throughput,
+        std::optional<published_row> published_for(const options& o, const configuration& c)
+        {
+            if (!o.preset || !o.preset_job) return std::nullopt;
+            for (const published_row& p : o.preset->published)
+            {
+                if (p.mode == c.mode && p.jobs == c.jobs &&
+                    (c.mode == "sequential" || p.workers == c.workers_spec || p.workers == std::to_string(c.workers)))
+                    return p;
+            }
+            return std::nullopt;
+        }
+
+        // The fastest wall time physics allows, where the preset knows one:
+        // waits can't overlap into less than one wait per round of workers;
+        // CPU-bound work can't use more cores than it has workers or the machine has.
+        std::optional<double> fastest_possible(const options& o, const configuration& c, double sequential_wall)
+        {
+            if (!o.preset || !o.preset_job) return std::nullopt;
+            const long long parallel = c.mode == "sequential" ? 1 : c.workers;
+            if (o.preset->wait_s)
+            {
+                return static_cast<double>((c.jobs + parallel - 1) / parallel) * *o.preset->wait_s;
+            }
+            if (o.preset->cpu_bound && sequential_wall > 0 && c.mode != "sequential")
+            {
+                const double work = sequential_wall * static_cast<double>(c.jobs) / static_cast<double>(c.base_jobs);
+                return work / static_cast<double>(std::min(parallel, cpu_count()));
+            }
+            return std::nullopt;
+        }
+
+        nl::json optional_json(const std::optional<double>& value)
+        {
+            return value ? nl::json(*value) : nl::json(nullptr);
+        }
+
+        Cell optional_cell(const std::optional<double>& value)
+        {
+            return value ? Cell{*value} : Cell{};
+        }
+
+        Result build_result(const std::vector<measured>& rows, const options& o,
+                            const std::map<long long, double>& sequential_walls,
                             const std::vector<std::string>& mismatches, bool over_budget)
         {
             Result result;
             result.magic = "gilbench";
-            const long long cpus = py::module_::import("os").attr("cpu_count")().cast<long long>();
-            result.table.title = "gilbench: " + std::to_string(o.jobs) + (o.weak_scaling ? " jobs per worker" : " jobs") +
-                                 ", median of " + std::to_string(o.repeats) + " run(s), " + std::to_string(cpus) + " CPUs";
+            const long long cpus = cpu_count();
+            std::string jobs_text;
+            for (long long n : o.jobs) jobs_text += (jobs_text.empty() ? "" : ",") + std::to_string(n);
+            result.table.title = "gilbench" + (o.preset ? " --preset " + o.preset->name : std::string()) + ": " +
+                                 jobs_text + (o.weak_scaling ? " jobs per worker" : " jobs") + ", median of " +
+                                 std::to_string(o.repeats) + " run(s), " + std::to_string(cpus) + " CPUs";
+            bool any_published_wall = false, any_published_speedup = false, any_published_rss = false, any_limit = false;
+            for (const measured& m : rows)
+            {
+                const auto p = published_for(o, m.config);
+                any_published_wall |= p && p->wall_s.has_value();
+                any_published_speedup |= p && p->speedup.has_value();
+                any_published_rss |= p && p->peak_rss_mb.has_value();
+                const auto seq = sequential_walls.find(m.config.base_jobs);
+                any_limit |= fastest_possible(o, m.config, seq == sequential_walls.end() ? 0 : seq->second).has_value();
+            }
             result.table.columns = {{"mode", "mode", ""}, {"workers", "workers", ""}, {"jobs", "jobs", ""},
                                     {"wall_median", "wall median", "s"}, {"wall_iqr", "spread (IQR)", "s"},
                                     {"speedup", "speed-up", "x"}, {"cpu_median", "CPU", "s"},
-                                    {"cores_used", "cores used", ""}, {"flags", "flags", ""}};
+                                    {"cores_used", "cores used", ""}};
+            if (o.memory) result.table.columns.push_back({"peak_rss", "peak RSS", "MiB"});
+            if (any_limit) result.table.columns.push_back({"fastest_possible", "fastest possible", "s"});
+            if (any_published_wall) result.table.columns.push_back({"published_wall", "published", "s"});
+            if (any_published_speedup) result.table.columns.push_back({"published_speedup", "published", "x"});
+            if (any_published_rss) result.table.columns.push_back({"published_rss", "published RSS", "MB"});
+            result.table.columns.push_back({"flags", "flags", ""});
+
             nl::json runs = nl::json::array();
             Chart chart;
             chart.title = "Wall time by workers (lower is faster)";
             chart.x_title = "workers";
             chart.y_title = "median wall time (s)";
             std::map<std::string, std::size_t> series_index;
-            for (long long w : o.workers) chart.categories.push_back(std::to_string(w));
+            for (const std::string& spec : o.worker_specs) chart.categories.push_back(spec);
+            const bool several_jobs = o.jobs.size() > 1;
             for (const measured& m : rows)
             {
-                if (m.walls.empty())
-                {
-                    result.table.rows.push_back({m.config.mode, static_cast<std::int64_t>(m.config.workers),
-                                                 static_cast<std::int64_t>(m.config.jobs), {}, {}, {}, {}, {},
-                                                 std::string("stopped at --budget")});
-                    runs.push_back({{"mode", m.config.mode}, {"workers", m.config.workers}, {"jobs", m.config.jobs},
-                                    {"wall_s", nullptr}, {"cpu_s", nullptr}, {"wall_runs_s", nl::json::array()},
-                                    {"speedup", nullptr}, {"cores_used", nullptr}, {"over_budget", true},
-                                    {"results_match", nullptr}, {"flags", m.flags}});
-                    continue;
-                }
-                const double throughput = static_cast<double>(m.config.jobs) / m.wall.median;
-                const double speedup = reference_throughput > 0 ? throughput / reference_throughput : std::nan("");
-                const double cores = m.wall.median > 0 ? m.cpu.median / m.wall.median : std::nan("");
+                const configuration& c = m.config;
+                const bool timed = !m.walls.empty();
+                const auto seq = sequential_walls.find(c.base_jobs);
+                const double sequential_wall = seq == sequential_walls.end() ? 0 : seq->second;
+                std::optional<double> speedup, cores;
+                if (timed && sequential_wall > 0)
+                    speedup = (static_cast<double>(c.jobs) / m.wall.median) / (static_cast<double>(c.base_jobs) / sequential_wall);
+                if (timed && m.wall.median > 0) cores = m.cpu.median / m.wall.median;
+                const auto published = published_for(o, c);
+                const auto limit = fastest_possible(o, c, sequential_wall);
+                std::optional<double> rss_mib;
+                if (m.memory.peak_rss_bytes) rss_mib = *m.memory.peak_rss_bytes / (1024.0 * 1024.0);
                 std::string flags;
-                for (const std::string& f : m.flags) flags += (flags.empty() ? "" : ",") + f;
-                result.table.rows.push_back({m.config.mode, static_cast<std::int64_t>(m.config.workers),
-                                             static_cast<std::int64_t>(m.config.jobs), m.wall.median, m.wall.iqr(),
-                                             speedup, m.cpu.median, cores, flags});
-                runs.push_back({{"mode", m.config.mode}, {"workers", m.config.workers}, {"jobs", m.config.jobs},
-                                {"wall_s", to_json(m.wall)}, {"cpu_s", to_json(m.cpu)}, {"wall_runs_s", m.walls},
-                                {"speedup", std::isfinite(speedup) ? nl::json(speedup) : nl::json(nullptr)},
-                                {"cores_used", std::isfinite(cores) ? nl::json(cores) : nl::json(nullptr)},
-                                {"over_budget", m.over_budget},
-                                {"results_match", m.results_match}, {"flags", m.flags}});
-                if (m.config.mode == "sequential")
+                for (const std::string& f : m.flags) flags += (flags.empty() ? "" : ", ") + f;
+
+                Row row = {c.mode, static_cast<std::int64_t>(c.workers), static_cast<std::int64_t>(c.jobs),
+                           timed ? Cell{m.wall.median} : Cell{}, timed ? Cell{m.wall.iqr()} : Cell{},
+                           optional_cell(speedup), timed ? Cell{m.cpu.median} : Cell{}, optional_cell(cores)};
+                if (o.memory) row.push_back(optional_cell(rss_mib));
+                if (any_limit) row.push_back(optional_cell(limit));
+                if (any_published_wall) row.push_back(published ? optional_cell(published->wall_s) : Cell{});
+                if (any_published_speedup) row.push_back(published ? optional_cell(published->speedup) : Cell{});
+                if (any_published_rss) row.push_back(published ? optional_cell(published->peak_rss_mb) : Cell{});
+                row.push_back(flags);
+                result.table.rows.push_back(row);
+
+                nl::json run = {{"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec},
+                                {"jobs", c.jobs}, {"base_jobs", c.base_jobs},
+                                {"wall_s", timed ? to_json(m.wall) : nl::json(nullptr)},
+                                {"cpu_s", timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls},
+                                {"speedup", optional_json(speedup)}, {"cores_used", optional_json(cores)},
+                                {"over_budget", m.over_budget}, {"skipped", m.skipped},
+                                {"results_match", timed ? nl::json(m.results_match) : nl::json(nullptr)},
+                                {"flags", m.flags}, {"fastest_possible_s", optional_json(limit)}};
+                if (o.memory)
                 {
-                    chart.rules.push_back({"sequential", m.wall.median});
+                    run["peak_rss_bytes"] = optional_json(m.memory.peak_rss_bytes);
+                    run["largest_child_rss_bytes"] = optional_json(m.memory.largest_child_rss_bytes);
+                }
+                if (published)
+                {
+                    run["published"] = {{"wall_s", optional_json(published->wall_s)},
+                                        {"speedup", optional_json(published->speedup)},
+                                        {"peak_rss_mb", optional_json(published->peak_rss_mb)}};
+                }
+                runs.push_back(run);
+
+                if (!timed) continue;
+                const std::string suffix = several_jobs ? " (" + std::to_string(c.base_jobs) + " jobs)" : "";
+                if (c.mode == "sequential")
+                {
+                    chart.rules.push_back({"sequential" + suffix, m.wall.median});
                     continue;
                 }
-                auto found = series_index.find(m.config.mode);
+                auto found = series_index.find(c.mode + suffix);
                 if (found == series_index.end())
                 {
-                    found = series_index.emplace(m.config.mode, chart.series.size()).first;
-                    chart.series.push_back({m.config.mode, {}, {}});
+                    found = series_index.emplace(c.mode + suffix, chart.series.size()).first;
+                    chart.series.push_back({c.mode + suffix, {}, {}});
                 }
-                const auto position = std::find(o.workers.begin(), o.workers.end(), m.config.workers) - o.workers.begin();
-                chart.series[found->second].x.push_back(static_cast<double>(position));
+                auto position = std::find(o.worker_specs.begin(), o.worker_specs.end(), c.workers_spec);
+                if (position == o.worker_specs.end()) position = std::find(o.worker_specs.begin(), o.worker_specs.end(), "default");
+                chart.series[found->second].x.push_back(static_cast<double>(position - o.worker_specs.begin()));
                 chart.series[found->second].y.push_back(m.wall.median);
             }
             result.table.notes.push_back("speed-up: jobs per second against sequential; with " + std::to_string(cpus) +
                                          " CPUs, CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
             result.table.notes.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
+            if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
+                result.table.notes.push_back("workers default: the library's own default, here " +
+                                             std::to_string(std::min(32LL, cpus + 4)) + " threads (min(32, CPUs+4)), " +
+                                             std::to_string(cpus) + " processes, no limit for asyncio; per-job: one worker per job.");
+            if (any_limit)
+                result.table.notes.push_back("fastest possible: N waits in W workers take at least ceil(N/W) waits; CPU-bound "
+                                             "work at best divides the sequential time by min(workers, CPUs).");
+            if (o.memory)
+                result.table.notes.push_back("peak RSS: one run in a fresh interpreter (ThreadPoolExecutor, ProcessPoolExecutor "
+                                             "or asyncio.gather), the interpreter's own peak; for processes, the largest "
+                                             "worker is in the JSON.");
+            if (o.preset && o.preset_job && !o.preset->source.empty())
+                result.table.notes.push_back("published: " + o.preset->source + ".");
+            if (o.preset && !o.preset_job)
+                result.table.notes.push_back("published figures belong to the preset's own job: leave the cell empty to compare.");
             for (const std::string& m : mismatches) result.table.notes.push_back("RESULTS DIFFER: " + m);
             if (over_budget)
             {
@@ -440,67 +650,92 @@ async def _all_jobs():
                            {"over_budget", over_budget},
                            {"budget_s", o.budget_s},
                            {"cpu_count", cpus},
-                           {"options", {{"modes", o.modes}, {"workers", o.workers}, {"jobs", o.jobs},
+                           {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
+                           {"published_source", o.preset && o.preset_job ? nl::json(o.preset->source) : nl::json(nullptr)},
+                           {"options", {{"modes", o.modes}, {"workers", o.worker_specs}, {"jobs", o.jobs},
                                         {"repeats", o.repeats}, {"warmup", o.warmup},
                                         {"scaling", o.weak_scaling ? "weak" : "strong"},
                                         {"start_method", o.start_method.empty()
                                              ? py::module_::import("multiprocessing").attr("get_start_method")().cast<std::string>()
                                              : o.start_method},
-                                        {"startup", o.startup_included ? "included" : "apart"}}}};
+                                        {"startup", o.startup_included ? "included" : "apart"},
+                                        {"memory", o.memory}}}};
             return result;
+        }
+
+        std::string status_line(const configuration& config, long long r, const options& o, std::size_t c, std::size_t total)
+        {
+            std::ostringstream status;
+            status << config.mode << " x " << config.workers << " workers, " << config.jobs << " jobs, "
+                   << (r < 0 ? std::string("peak memory in a fresh process")
+                             : r < o.warmup ? "warm-up " + std::to_string(r + 1)
+                                            : "run " + std::to_string(r - o.warmup + 1) + "/" + std::to_string(o.repeats))
+                   << " (configuration " << c + 1 << " of " << total << ")";
+            return status.str();
         }
 
         Result measure(const magic_call& call)
         {
-            if (!call.cell || call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
+            const parsed_args& typed = call.args;
+            const gilbench_preset* preset = nullptr;
+            if (typed.has("preset"))
+                preset = find_gilbench_preset(typed.choices("preset", {}, gilbench_preset_names(), false)[0]);
+            const bool empty_cell = !call.cell || call.cell->find_first_not_of(" \t\r\n") == std::string::npos;
+            if (empty_cell && !preset)
             {
-                throw usage_error("%%gilbench needs a cell: define job(i) / async def ajob(i), or write the job's body");
+                throw usage_error("%%gilbench needs a cell (define job(i) / async def ajob(i), or write the job's body) "
+                                  "or --preset NAME (" + join_names(gilbench_preset_names()) + ")");
             }
-            cell_module cell("gilbench", *call.cell, {"job", "ajob"});
-            const options o = read_options(call.args, cell.defines("job"), cell.defines("ajob"));
+            cell_module cell("gilbench", empty_cell ? preset->job_source : *call.cell, {"job", "ajob"});
+            options o = read_options(typed, parser().parse(preset ? preset->options : ""),
+                                     cell.defines("job"), cell.defines("ajob"));
+            o.preset = preset;
+            o.preset_job = preset && empty_cell;
             const std::vector<configuration> configs = plan(o);
             progress_line progress("gilbench");
 
             std::vector<measured> rows;
-            std::vector<py::object> reference_results;
-            bool have_reference = false;
-            double reference_throughput = 0;
+            std::map<long long, std::vector<py::object>> reference_results;  // by --jobs value
+            std::map<long long, double> sequential_walls;                    // by --jobs value
             std::vector<std::string> mismatches;
+            std::vector<std::pair<std::string, std::string>> over_budget_at;  // (mode, workers spec)
             bool over_budget = false;
             for (std::size_t c = 0; c < configs.size(); ++c)
             {
                 const configuration& config = configs[c];
-                measured m{config, {}, {}, {}, true, false, {}};
+                measured m{config, {}, {}, {}, true, false, false, {}, {}};
+                // Larger --jobs after a stopped run would only be stopped again.
+                if (std::count(over_budget_at.begin(), over_budget_at.end(), std::make_pair(config.mode, config.workers_spec)))
+                {
+                    m.skipped = true;
+                    m.flags.push_back("not run: fewer jobs went over --budget");
+                    rows.push_back(m);
+                    continue;
+                }
                 std::vector<double> cpus;
                 for (long long r = 0; r < o.warmup + o.repeats; ++r)
                 {
-                    std::ostringstream status;
-                    status << config.mode << " x " << config.workers << " workers, "
-                           << (r < o.warmup ? "warm-up " + std::to_string(r + 1)
-                                            : "run " + std::to_string(r - o.warmup + 1) + "/" + std::to_string(o.repeats))
-                           << " (configuration " << c + 1 << " of " << configs.size() << ")";
-                    progress.update(status.str());
+                    progress.update(status_line(config, r, o, c, configs.size()));
                     one_run run = run_once(cell, config, o);
                     if (run.over_budget)
                     {
-                        // The other configurations still run: a slow one says nothing about them.
                         over_budget = m.over_budget = true;
+                        over_budget_at.emplace_back(config.mode, config.workers_spec);
                         m.flags.push_back("stopped at --budget");
                         break;
                     }
                     if (r == o.warmup)
                     {
-                        if (!have_reference && config.mode == "sequential" && !o.weak_scaling)
+                        auto reference = reference_results.find(config.base_jobs);
+                        if (reference == reference_results.end() && config.mode == "sequential" && !o.weak_scaling)
                         {
-                            reference_results = run.results;
-                            have_reference = true;
+                            reference_results[config.base_jobs] = run.results;
                         }
-                        else if (have_reference && run.results.size() == reference_results.size() &&
-                                 !same_results(run.results, reference_results))
+                        else if (reference != reference_results.end() && !same_results(run.results, reference->second))
                         {
                             m.results_match = false;
-                            mismatches.push_back(config.mode + " with " + std::to_string(config.workers) +
-                                                 " workers returned different results from sequential");
+                            mismatches.push_back(config.mode + " with " + std::to_string(config.workers) + " workers (" +
+                                                 std::to_string(config.jobs) + " jobs) returned different results from sequential");
                         }
                     }
                     if (r >= o.warmup)
@@ -523,29 +758,47 @@ async def _all_jobs():
                     std::vector<double> rest(m.walls.begin() + 1, m.walls.end());
                     if (m.walls.front() > 1.5 * summarize(rest).median) m.flags.push_back("first run slow");
                 }
-                if (config.mode == "sequential" && reference_throughput == 0)
+                if (config.mode == "sequential" && !sequential_walls.count(config.base_jobs))
                 {
-                    reference_throughput = static_cast<double>(config.jobs) / m.wall.median;
+                    sequential_walls[config.base_jobs] = m.wall.median;
+                }
+                if (o.memory)
+                {
+                    progress.update(status_line(config, -1, o, c, configs.size()));
+                    m.memory = measure_peak_rss(cell, config, o);
+                    if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
                 }
                 rows.push_back(m);
             }
             progress.update("done: " + std::to_string(rows.size()) + " configurations measured");
-            return build_result(rows, o, reference_throughput, mismatches, over_budget);
+            return build_result(rows, o, sequential_walls, mismatches, over_budget);
         }
     }
 
-    // The result object of %%gilbench: a Result with lookups by mode and workers.
+    // The result object of %%gilbench: a Result with lookups by mode, workers and jobs.
     struct gilbench_result : Result
     {
         explicit gilbench_result(Result r) : Result(std::move(r)) {}
 
-        const nl::json& run(const std::string& mode, long long workers) const
+        // workers: a count, or the spec as typed ("default", "per-job").
+        const nl::json& run(const std::string& mode, const py::object& workers, const py::object& jobs) const
         {
             for (const nl::json& r : data["runs"])
             {
-                if (r["mode"] == mode && (mode == "sequential" || r["workers"] == workers)) return r;
+                if (r["mode"] != mode) continue;
+                if (!jobs.is_none() && r["base_jobs"] != jobs.cast<long long>() && r["jobs"] != jobs.cast<long long>()) continue;
+                if (mode == "sequential") return r;
+                if (!py::isinstance<py::str>(workers))
+                {
+                    if (r["workers"] == workers.cast<long long>()) return r;
+                    continue;
+                }
+                std::string spec = workers.cast<std::string>();
+                if (mode == "asyncio" && spec == "default") spec = "per-job";  // gather's default: no limit
+                if (r["workers_spec"] == spec) return r;
             }
-            throw py::key_error("no run for mode '" + mode + "' with " + std::to_string(workers) + " workers");
+            throw py::key_error("no run for mode '" + mode + "' with " + py::str(workers).cast<std::string>() + " workers" +
+                                (jobs.is_none() ? std::string() : " and " + py::str(jobs).cast<std::string>() + " jobs"));
         }
     };
 
@@ -560,16 +813,24 @@ async def _all_jobs():
     void bind_gilbench_result(py::module_& m)
     {
         m.attr("RunOverBudget") = py::handle(run_over_budget_type());
+        const auto one = py::int_(1);
         py::class_<gilbench_result, Result>(m, "GilbenchResult")
-            .def("speedup", [](const gilbench_result& r, const std::string& mode, long long workers)
-                 { return py::cast(r.run(mode, workers)["speedup"]); }, "mode"_a, "workers"_a = 1,
-                 "jobs per second against sequential for one mode and worker count")
-            .def("wall", [](const gilbench_result& r, const std::string& mode, long long workers)
-                 { return median_or_none(r.run(mode, workers)["wall_s"]); }, "mode"_a, "workers"_a = 1,
+            .def("speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
+                 { return py::cast(r.run(mode, workers, jobs)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+                 "jobs per second against sequential for one mode, worker count (or 'default' / 'per-job') and --jobs value")
+            .def("wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
+                 { return median_or_none(r.run(mode, workers, jobs)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
                  "median wall time in seconds (None when the run was stopped at --budget)")
-            .def("cpu", [](const gilbench_result& r, const std::string& mode, long long workers)
-                 { return median_or_none(r.run(mode, workers)["cpu_s"]); }, "mode"_a, "workers"_a = 1,
+            .def("cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
+                 { return median_or_none(r.run(mode, workers, jobs)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
                  "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
+            .def("peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
+                 {
+                     const nl::json& run = r.run(mode, workers, jobs);
+                     if (!run.contains("peak_rss_bytes") || run["peak_rss_bytes"].is_null()) return py::object(py::none());
+                     return py::object(py::float_(run["peak_rss_bytes"].get<double>() / (1024.0 * 1024.0)));
+                 }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+                 "peak RSS in MiB of the run in a fresh interpreter (--memory), else None")
             .def("best", [](const gilbench_result& r)
                  {
                      const nl::json* best = nullptr;
@@ -583,7 +844,7 @@ async def _all_jobs():
 
     magic_definition gilbench_magic()
     {
-        return {"gilbench", magic_kind::cell, parser(), &measure,
+        return {"gilbench", magic_kind::line_cell, parser(), &measure,
                 [](Result r) { return py::cast(gilbench_result(std::move(r))); }, &bind_gilbench_result};
     }
 }

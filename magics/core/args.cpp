@@ -1,5 +1,6 @@
 #include "args.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cctype>
@@ -218,6 +219,31 @@ namespace gillab
                      "comma-separated whole numbers from " + std::to_string(min) + " to " + std::to_string(max));
             }
             values.push_back(value);
+        }
+        return values;
+    }
+
+    std::vector<std::string> parsed_args::integers_or_words(const std::string& name, const std::vector<std::string>& fallback,
+                                                            long long min, long long max,
+                                                            const std::vector<std::string>& words) const
+    {
+        auto it = m_values.find(name);
+        if (it == m_values.end())
+        {
+            return fallback;
+        }
+        std::vector<std::string> values;
+        for (const std::string& part : split_commas(it->second))
+        {
+            long long value;
+            const bool word = std::find(words.begin(), words.end(), part) != words.end();
+            if (!word && (!parse_integer(part, value) || value < min || value > max))
+            {
+                fail(name, part.empty() ? it->second : part,
+                     "comma-separated whole numbers from " + std::to_string(min) + " to " + std::to_string(max) +
+                     ", or " + join(words, ", "));
+            }
+            values.push_back(part);
         }
         return values;
     }

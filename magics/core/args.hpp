@@ -35,6 +35,10 @@ namespace gillab
         std::vector<long long> integers(const std::string& name, const std::vector<long long>& fallback,
                                         long long min, long long max) const;
         // "5ms", "200us", "0.2ms", "1s" or a bare number of seconds -> seconds.
+        // Comma-separated whole numbers from min to max, or any of `words`; kept as typed.
+        std::vector<std::string> integers_or_words(const std::string& name, const std::vector<std::string>& fallback,
+                                                   long long min, long long max,
+                                                   const std::vector<std::string>& words) const;
         double duration(const std::string& name, double fallback, double min, double max) const;
         // One of `accepted`, or several comma-separated when `many`.
         std::vector<std::string> choices(const std::string& name, const std::vector<std::string>& fallback,

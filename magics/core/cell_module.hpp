@@ -26,6 +26,9 @@ namespace gillab
 
         py::object module() const { return m_module; }
         bool defines(const std::string& name) const;
+        // Where it lives, so a fresh interpreter can import it too.
+        const std::string& name() const { return m_name; }
+        const std::string& folder() const { return m_folder; }
 
     private:
         py::object m_module;
