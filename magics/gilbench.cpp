@@ -509,6 +509,18 @@ except subprocess.TimeoutExpired:
             return value ? Cell{*value} : Cell{};
         }
 
+        // Counts as numbers, words ("default", "per-job") as strings.
+        nl::json workers_json(const std::vector<std::string>& specs)
+        {
+            nl::json out = nl::json::array();
+            for (const std::string& spec : specs)
+            {
+                if (spec == "default" || spec == "per-job") out.push_back(spec);
+                else out.push_back(std::stoll(spec));
+            }
+            return out;
+        }
+
         Result build_result(const std::vector<measured>& rows, const options& o,
                             const std::map<long long, double>& sequential_walls,
                             const std::vector<std::string>& mismatches, bool over_budget)
@@ -652,7 +664,7 @@ except subprocess.TimeoutExpired:
                            {"cpu_count", cpus},
                            {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
                            {"published_source", o.preset && o.preset_job ? nl::json(o.preset->source) : nl::json(nullptr)},
-                           {"options", {{"modes", o.modes}, {"workers", o.worker_specs}, {"jobs", o.jobs},
+                           {"options", {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs},
                                         {"repeats", o.repeats}, {"warmup", o.warmup},
                                         {"scaling", o.weak_scaling ? "weak" : "strong"},
                                         {"start_method", o.start_method.empty()
