@@ -151,6 +151,7 @@ def main(argv=None):
         # Orphans of graded notebooks come back to us, and are killed at the end.
         processes.become_subreaper()
         signal.signal(signal.SIGTERM, _terminate)
+        signal.signal(signal.SIGHUP, _terminate)
     try:
         return run(args)
     except KeyboardInterrupt:

@@ -158,8 +158,10 @@ class NotebookRunner:
         manager.connection_file = os.path.join(self.runtime_dir, f"kernel-{uuid.uuid4().hex}.json")
         self.manager = manager
         # The kernel's own terminal output (xeus diagnostics) is not the notebook's.
-        manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+        with processes.launch_lock:
+            manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            processes.kernel_started(manager.provisioner.process.pid)
         self.report.kernel_starts += 1
         if self.limits.memory_bytes:
             # Set on the running kernel (preexec_fn is unsafe with our job threads); children inherit it.
@@ -187,7 +189,10 @@ class NotebookRunner:
             finally:
                 self.manager.cleanup_resources()
                 self.manager = None
+        if session is not None:
+            processes.kernel_stopped(session)
         self.report.processes_killed += processes.kill_all(self.token, session)
+        processes.kill_orphans()
 
     def _restart(self, why):
         self.report.notes.append(why)

@@ -10,6 +10,7 @@ the end of the batch.
 import ctypes
 import os
 import signal
+import threading
 
 import psutil
 
@@ -92,11 +93,40 @@ def kill_all(token, session=None, rounds=20):
     return len(killed)
 
 
+_live_kernels = set()
+# Held while a kernel is launched and registered, and while orphans are killed:
+# a kernel being launched is our child before it is known to be a kernel.
+launch_lock = threading.RLock()
+
+
+def kernel_started(pid):
+    with launch_lock:
+        _live_kernels.add(pid)
+
+
+def kernel_stopped(pid):
+    with launch_lock:
+        _live_kernels.discard(pid)
+
+
 def kill_orphans():
-    """Kills and reaps every descendant of this process: for the batch's end,
-    when no kernel of ours should be running any more."""
+    """Kills and reaps what was reparented to this process (a subreaper): any
+    child that is not a live kernel, with its descendants. Only submissions'
+    daemons get here; run after each submission and at the end of the batch."""
+    with launch_lock:
+        _kill_children_except(_live_kernels)
+
+
+def _kill_children_except(live):
     for _ in range(20):
-        procs = psutil.Process().children(recursive=True)
+        procs = []
+        for child in psutil.Process().children():
+            if child.pid in live:
+                continue
+            try:
+                procs += [child] + child.children(recursive=True)
+            except psutil.Error:
+                pass
         if not procs:
             return
         _stop_then_kill(procs)

@@ -3,12 +3,14 @@ from the right answer to the hostile ones. Each is built from the released
 notebook by replacing solution cells' text (or worse)."""
 
 import copy
+import random
 
 import nbformat
 
 CORRECT_SQUARES = "def squares(n):\n    return [i * i for i in range(n)]"
 CORRECT_WORKERS = "def usable_workers(info):\n    return info.cpu_count"
-SLEEP_MARKER = "987.654"  # the argument of every `sleep` the spawner starts, to find leftovers
+# The argument of every `sleep` the spawner starts, unique to this test run, to find leftovers.
+SLEEP_MARKER = f"987.{random.randrange(10**6):06d}"
 
 
 def _cell(nb, grade_id):

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import nbformat
 import psutil
@@ -31,7 +32,15 @@ import submissions  # noqa: E402
 
 def run_command(*args, tmpdir, timeout=120):
     env = dict(os.environ, TMPDIR=tmpdir)
-    return subprocess.run([COMMAND, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    with subprocess.Popen([COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.terminate()  # the grader cleans up on SIGTERM: no kernel or process outlives a failed test
+            proc.communicate(timeout=60)
+            raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
 def cell(nb, grade_id):
@@ -263,6 +272,29 @@ def test_the_notebook_budget_stops_a_run_and_unrun_tests_score_zero(workspace, r
 def test_the_memory_limit_turns_a_huge_allocation_into_a_memory_error(batch):
     assert "MemoryError" in json.dumps(graded_notebook(batch, "hog").cells[2])
     assert batch["grades"]["hog"]["notes"] == [], "the kernel survives its MemoryError"
+
+
+def test_a_grader_stopped_mid_run_leaves_nothing_behind(workspace, released):
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    cell(nb, "squares").source = (f"import subprocess\nsubprocess.Popen(['/bin/sleep', '{submissions.SLEEP_MARKER}'],"
+                                  " env={}, start_new_session=True)\nwhile True:\n    pass")
+    subs = tempfile.mkdtemp(dir=workspace)
+    os.mkdir(os.path.join(subs, "stuck"))
+    nbformat.write(nb, os.path.join(subs, "stuck", "ps1.ipynb"))
+    grader_tmp = tempfile.mkdtemp(dir=workspace)
+    grader = subprocess.Popen([COMMAND, "autograde", subs, "--source", SOURCE, "--out", os.path.join(subs, "out")],
+                              env=dict(os.environ, TMPDIR=grader_tmp), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not processes_under(grader_tmp) or not any(
+            submissions.SLEEP_MARKER in " ".join(p.cmdline()) for p in processes_under(grader_tmp)):
+        assert time.monotonic() < deadline and grader.poll() is None, "the stuck cell never started"
+        time.sleep(0.2)
+    grader.terminate()
+    _, stderr = grader.communicate(timeout=60)
+    assert grader.returncode == 130 and "gillab-grade: stopped" in stderr, stderr
+    assert processes_under(grader_tmp) == []
+    assert os.listdir(grader_tmp) == []
 
 
 def test_kernel_death_gets_a_fresh_kernel_for_the_remaining_cells(batch):
