@@ -1,10 +1,13 @@
 """The lecture notebooks: each one executes top to bottom on the gillab kernel
 (instructor version, solutions in place, quick mode) with no error and no
-stderr, and its nbgrader metadata is what nbgrader accepts."""
+stderr, its nbgrader metadata is what nbgrader accepts, and gillab-grade gives
+the solutions every point and the released student version none."""
 
 import glob
 import os
 import re
+import shutil
+import subprocess
 
 import nbformat
 import pytest
@@ -12,6 +15,7 @@ from nbclient import NotebookClient
 
 from conftest import REPO
 
+GRADER = os.path.join(REPO, "build", "prefix", "bin", "gillab-grade")
 NOTEBOOKS = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 NBGRADER_KEYS = {"schema_version", "grade", "solution", "locked", "grade_id", "points", "task"}
 GRADE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
@@ -83,3 +87,15 @@ def test_notebook_runs_clean_in_quick_mode(notebook_path, tmp_path, monkeypatch)
                 if output.output_type == "execute_result":
                     assert not NUMBER.match(output.data.get("text/plain", "").strip()), where
     assert not problems, "\n".join(problems)
+
+
+def test_solutions_earn_every_point_and_the_student_version_none(notebook_path, tmp_path):
+    if not os.path.exists(GRADER):
+        pytest.skip("gillab-grade is not installed in build/prefix")
+    source = tmp_path / "source"
+    source.mkdir()
+    shutil.copy(notebook_path, source)
+    done = subprocess.run([GRADER, "check", str(source), "--jobs", "2"], capture_output=True, text=True,
+                          env=dict(os.environ, GILLAB_QUICK="1"), timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ": ok" in done.stdout, done.stdout
