@@ -1,0 +1,46 @@
+"""The entry point of a child interpreter (--python): one request in, one answer out.
+
+    python -s child.py RESULT_FD  < request.json
+
+The request (JSON on stdin) names a task module in this folder ("race" -> task_race.py) and its
+parameters; the answer (JSON written to RESULT_FD, not stdout, so the cell may print freely) is
+{"ok": true, "interpreter": {...}, "result": {...}} or {"ok": false, "kind": "usage"|"error",
+"error": one line, "traceback": text}. Any CPython 3.8+ runs it; nothing outside the standard
+library and this folder is imported.
+"""
+
+import importlib
+import json
+import os
+import sys
+import traceback
+
+from interpreter import describe
+
+TASKS = {"race": "task_race"}
+
+
+def answer(request):
+    if request.get("task") not in TASKS:
+        return {"ok": False, "kind": "usage", "error": "unknown task %r; known: %s" % (request.get("task"), ", ".join(TASKS))}
+    task = importlib.import_module(TASKS[request["task"]])
+    try:
+        return {"ok": True, "interpreter": describe(), "result": task.measure(request)}
+    except task.CellError as error:
+        return {"ok": False, "kind": "usage", "error": str(error)}
+    except BaseException as error:
+        cause = error.__cause__ or error
+        one_line = str(error) if isinstance(error, getattr(task, "StatementError", ())) else "%s: %s" % (type(error).__name__, error)
+        return {"ok": False, "kind": "error", "error": one_line,
+                "traceback": "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))}
+
+
+def main():
+    result_fd = int(sys.argv[1])
+    response = answer(json.load(sys.stdin))
+    with os.fdopen(result_fd, "w") as out:
+        json.dump(response, out)
+
+
+if __name__ == "__main__":
+    main()

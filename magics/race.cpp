@@ -1,0 +1,407 @@
+// %%race: N threads repeat the cell's read-modify-write M times each; the
+// table says how many updates were lost, unlocked and under the safe
+// patterns, what each costs, in this kernel and under other interpreters.
+// Reads as: parse -> measure (runners/task_race.py, the kernel's native
+// thread pool or a child interpreter) -> result.
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+#include <pybind11_json/pybind11_json.hpp>
+
+#include "core/child_interpreter.hpp"
+#include "core/progress.hpp"
+#include "core/registry.hpp"
+#include "core/stats.hpp"
+#include "core/switch_interval.hpp"
+#include "core/thread_pool.hpp"
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        const std::vector<std::string> all_modes = {"unlocked", "lock", "batch", "per-thread"};
+
+        struct options
+        {
+            long long threads;
+            long long iterations;
+            long long runs;
+            long long batch;
+            std::vector<std::string> modes;
+            std::string check;
+            std::optional<double> switch_interval_s;
+            std::vector<measurement_target> targets;
+        };
+
+        // ---- parse ----------------------------------------------------------
+
+        arg_parser parser()
+        {
+            return arg_parser(
+                "race",
+                "Race a read-modify-write: N threads repeat the cell's last statement M times each, and the table\n"
+                "says how many updates were lost.\n\n"
+                "The cell: everything before the last statement is setup, run afresh before every run; the last\n"
+                "statement is what the threads repeat, on shared state the setup created:\n"
+                "    counter = 0                      |  box = Box()            |  items = []\n"
+                "    counter += 1                     |  box.count += 1         |  items.append(1)\n"
+                "Expected: the same statement run N*M times in one thread first (the 'sequential' row); the\n"
+                "value compared is the check: the last statement's target (counter, box.count, totals['a']),\n"
+                "len(...) of a container it appends/adds to, or --check EXPR. It must be a number that grows\n"
+                "with every repetition. Names the statement assigns are shared module globals, as in\n"
+                "`global counter`. The cell is self-contained (it also runs in other interpreters): names\n"
+                "from other cells are not visible; define helpers such as plus_one in the setup.\n\n"
+                "Modes (one row per run; 'x unlocked' is the wall time over the unlocked median):\n"
+                "  unlocked    the statement as written\n"
+                "  lock        a threading.Lock around every repetition (correct; pays for it per update)\n"
+                "  batch       the lock taken once per --batch repetitions (correct; the lock's cost shrinks)\n"
+                "  per-thread  each thread its own state (setup run per thread), the check's growth summed at\n"
+                "              the end (correct; no lock at all)\n\n"
+                "Why '0 lost' proves nothing on 3.10+: a thread gives up the GIL only at a call or a backward\n"
+                "jump, so a bare `counter += 1` is rarely split between its read and its write. A call between\n"
+                "them (counter = plus_one(counter)) or a smaller --switch-interval makes the race visible; the\n"
+                "result explains this whenever it sees 0 lost. On a free-threaded build (GIL off) threads run\n"
+                "at once and lose updates without any switch.\n\n"
+                "--python runs the same measurement in child interpreters (3.9 shows the classic race) and\n"
+                "adds their rows; 'kernel' is this kernel, measured with its native thread pool.\n"
+                "The result object (-o NAME) has rows, expected, interpreters, explanation, published,\n"
+                "lost(mode), lost_percent(mode), wall(mode), cost(mode) (each takes python= to pick an\n"
+                "interpreter), to_dict() and to_dataframe().",
+                {{"threads", 't', "N", "threads (default 4)"},
+                 {"iterations", 'n', "M", "repetitions per thread (default 100000; the published runs used 1000000)"},
+                 {"runs", 'r', "N", "runs per mode (default 3)"},
+                 {"modes", 'm', "MODE,...", "unlocked, lock, batch, per-thread (default: all four)"},
+                 {"lock", 0, "", "just unlocked against lock, the published comparison (same as --modes unlocked,lock)"},
+                 {"batch", 'b', "N", "repetitions per lock acquisition in mode batch (default 1000)"},
+                 {"check", 'c', "EXPR", "the number that counts the updates (default: from the last statement)"},
+                 {"switch-interval", 's', "DURATION", "run under this switch interval (1us to 1s; restored after)"},
+                 python_option(),
+                 output_option()});
+        }
+
+        options read_options(const parsed_args& args)
+        {
+            options o;
+            o.threads = args.integer("threads", 4, 1, 256);
+            o.iterations = args.integer("iterations", 100000, 1, 100000000);
+            o.runs = args.integer("runs", 3, 1, 100);
+            o.batch = args.integer("batch", 1000, 1, 100000000);
+            if (args.has("lock") && args.has("modes"))
+                throw usage_error("%race: --lock is short for --modes unlocked,lock; give one of them");
+            o.modes = args.has("lock") ? std::vector<std::string>{"unlocked", "lock"}
+                                       : args.choices("modes", all_modes, all_modes, true);
+            o.check = args.text("check", "");
+            if (args.has("switch-interval"))
+            {
+                o.switch_interval_s = args.duration("switch-interval", 0.005, 0.0, 10.0);
+                check_switch_interval(*o.switch_interval_s, "%race --switch-interval");
+            }
+            o.targets = resolve_interpreters(args.text("python", ""), "race");
+            return o;
+        }
+
+        // ---- measure --------------------------------------------------------
+
+        nl::json request(const options& o, const std::string& cell, bool in_kernel)
+        {
+            return {{"task", "race"}, {"cell", cell}, {"check", o.check.empty() ? nl::json() : nl::json(o.check)},
+                    {"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"batch", o.batch},
+                    {"modes", o.modes},
+                    // The kernel sets its interval itself (scoped, restored); a child sets its own.
+                    {"switch_interval_s", o.switch_interval_s && !in_kernel ? nl::json(*o.switch_interval_s) : nl::json()}};
+        }
+
+        // The workers run in the native pool, released together; wall from release to the last one done.
+        double run_in_kernel_threads(py::list workers, long long iterations)
+        {
+            py::cpp_function job([workers, iterations](long i) { return workers[static_cast<std::size_t>(i)](iterations); });
+            const long count = static_cast<long>(workers.size());
+            pool_run run = run_in_native_threads(job, count, static_cast<int>(count));
+            if (run.failed)
+            {
+                throw std::runtime_error("the statement raised in thread " + std::to_string(run.failed_job) + ":\n" + run.error_text);
+            }
+            return run.wall_s;
+        }
+
+        nl::json measure_in_kernel(const options& o, const std::string& cell, progress_line& progress, const std::string& label)
+        {
+            py::module_ task = py::module_::import("gillab.runners.task_race");
+            std::optional<scoped_switch_interval> interval;
+            if (o.switch_interval_s) interval.emplace(*o.switch_interval_s);
+            py::cpp_function native_threads(&run_in_kernel_threads);
+            py::cpp_function report([&progress, label](const std::string& text) { progress.update(label + ": " + text); });
+            try
+            {
+                return task.attr("measure")(request(o, cell, true), native_threads, report);
+            }
+            catch (py::error_already_set& error)
+            {
+                if (error.matches(task.attr("CellError"))) throw usage_error("%race: " + py::str(error.value()).cast<std::string>());
+                throw;
+            }
+        }
+
+        interpreter_info kernel_info()
+        {
+            py::dict scope;
+            py::exec("import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__import__('gillab').__file__), 'runners'))\n"
+                     "try:\n    from interpreter import describe\nfinally:\n    sys.path.pop(0)\n", scope);
+            interpreter_info info;
+            info.raw = scope["describe"]();
+            info.executable = info.raw["executable"];
+            info.version = info.raw["version"];
+            info.free_threaded_build = info.raw["free_threaded_build"];
+            info.gil_enabled = info.raw["gil_enabled"];
+            return info;
+        }
+
+        // ---- result ---------------------------------------------------------
+
+        struct measured
+        {
+            measurement_target target;
+            std::string label;
+            nl::json answer;
+        };
+
+        std::string percent_text(double value)
+        {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f%%", value);
+            return text;
+        }
+
+        std::string explanation(const measured& m, const nl::json& by_mode)
+        {
+            if (!by_mode.contains("unlocked") || by_mode["unlocked"]["lost_max"].get<double>() > 0) return "";
+            const nl::json& v = m.answer["interpreter"]["version_info"];
+            const bool switch_points_only = v[0].get<int>() == 3 && v[1].get<int>() >= 10;
+            if (!m.target.info.gil_enabled)
+            {
+                return m.label + ": 0 lost without a GIL is luck, not safety: the threads ran at once and can "
+                       "interleave anywhere; raise --iterations or --threads.";
+            }
+            if (switch_points_only)
+            {
+                return m.label + ": 0 lost does not make the statement thread-safe. Since 3.10 a thread hands over "
+                       "the GIL only at a call or a backward jump (the loop's end), so a bare read-modify-write is "
+                       "rarely split between its read and its write. Make the race visible: put a call between "
+                       "them (counter = plus_one(counter)) or run with --switch-interval 1us.";
+            }
+            return m.label + ": 0 lost does not make the statement thread-safe: no thread switch fell between "
+                   "its read and its write this time; raise --iterations or lower --switch-interval.";
+        }
+
+        Result build_result(const std::vector<measured>& all, const options& o)
+        {
+            Result result;
+            result.magic = "race";
+            char title[200];
+            std::snprintf(title, sizeof title, "race: %lld threads x %lld repetitions, %lld run(s) per mode%s", o.threads,
+                          o.iterations, o.runs,
+                          o.switch_interval_s ? (", switch interval " + std::to_string(*o.switch_interval_s * 1e6).substr(0, 8) + " us").c_str() : "");
+            result.table.title = title;
+            result.table.columns = {{"python", "python", ""}, {"mode", "mode", ""}, {"run", "run", ""},
+                                    {"threads", "threads", ""}, {"expected", "expected", ""}, {"got", "got", ""},
+                                    {"lost", "lost", ""}, {"lost_percent", "lost", "%"}, {"wall", "wall", "s"},
+                                    {"x_unlocked", "x unlocked", "x"}};
+            Chart chart;
+            chart.title = "Updates lost (median over runs)";
+            chart.x_title = "mode";
+            chart.y_title = "lost (%)";
+            chart.categories = o.modes;
+            nl::json interpreters = nl::json::array();
+            for (const measured& m : all)
+            {
+                const nl::json& answer = m.answer["result"];
+                const double expected = answer["expected"].get<double>();
+                std::map<std::string, std::vector<double>> lost_by_mode, wall_by_mode;
+                for (const nl::json& record : answer["records"])
+                {
+                    const std::string mode = record["mode"];
+                    lost_by_mode[mode].push_back(expected - record["got"].get<double>());
+                    wall_by_mode[mode].push_back(record["wall_s"].get<double>());
+                }
+                const double unlocked_wall = wall_by_mode.count("unlocked") ? summarize(wall_by_mode["unlocked"]).median : 0.0;
+                nl::json by_mode = nl::json::object();
+                for (const auto& [mode, losses] : lost_by_mode)
+                {
+                    const summary lost = summarize(losses);
+                    const summary wall = summarize(wall_by_mode[mode]);
+                    by_mode[mode] = {{"lost", losses},
+                                     {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median},
+                                     {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0},
+                                     {"wall_s", wall_by_mode[mode]}, {"wall_median_s", wall.median},
+                                     {"x_unlocked", unlocked_wall > 0 ? nl::json(wall.median / unlocked_wall) : nl::json()}};
+                }
+                for (const nl::json& record : answer["records"])
+                {
+                    const double got = record["got"].get<double>();
+                    const double lost = expected - got;
+                    auto number = [&](double value) -> Cell
+                    {
+                        if (answer["expected"].is_number_integer()) return static_cast<std::int64_t>(value);
+                        return value;
+                    };
+                    result.table.rows.push_back(
+                        {m.label, record["mode"].get<std::string>(), static_cast<std::int64_t>(record["run"].get<long long>()),
+                         static_cast<std::int64_t>(record["threads"].get<long long>()), number(expected), number(got),
+                         number(lost), expected != 0 ? Cell(100.0 * lost / expected) : Cell(),
+                         record["wall_s"].get<double>(),
+                         unlocked_wall > 0 ? Cell(record["wall_s"].get<double>() / unlocked_wall) : Cell()});
+                }
+                ChartSeries series{m.label, {}, {}};
+                for (std::size_t i = 0; i < o.modes.size(); ++i)
+                {
+                    if (!by_mode.contains(o.modes[i])) continue;
+                    series.x.push_back(static_cast<double>(i));
+                    series.y.push_back(by_mode[o.modes[i]]["lost_percent_median"].get<double>());
+                }
+                chart.series.push_back(series);
+
+                std::string line = m.label + ":";
+                for (const std::string& mode : o.modes)
+                {
+                    if (!by_mode.contains(mode)) continue;
+                    const nl::json& s = by_mode[mode];
+                    line += " " + mode + " lost " + percent_text(expected ? 100.0 * s["lost_min"].get<double>() / expected : 0) + "-" +
+                            percent_text(expected ? 100.0 * s["lost_max"].get<double>() / expected : 0);
+                    if (mode != "unlocked" && !s["x_unlocked"].is_null())
+                    {
+                        char cost[40];
+                        std::snprintf(cost, sizeof cost, " at x%.2f the unlocked time", s["x_unlocked"].get<double>());
+                        line += cost;
+                    }
+                    line += ";";
+                }
+                line.pop_back();
+                result.table.notes.push_back(line);
+                const std::string why = explanation(m, by_mode);
+                if (!why.empty()) result.table.notes.push_back(why);
+                interpreters.push_back({{"python", m.label},
+                                        {"requested", m.target.requested},
+                                        {"kernel", m.target.is_kernel},
+                                        {"interpreter", m.answer["interpreter"]},
+                                        {"expected", answer["expected"]},
+                                        {"check", answer["check"]},
+                                        {"statement", answer["statement"]},
+                                        {"switch_interval_s", answer["switch_interval_s"]},
+                                        {"summary", by_mode},
+                                        {"explanation", why}});
+            }
+            result.table.notes.push_back(
+                "published (Python 3.9.6, Apple M1 Pro; 3.11.4 under Rosetta 2): 4 threads x 1,000,000 counter += 1 ended at "
+                "1,492,419 / 2,606,045 / 2,137,778 of 4,000,000 on 3.9 (35-63% lost) and at 4,000,000 on 3.11; with a call "
+                "between read and write (counter = plus_one(counter)) 3.9 ended at 1,919,199 and 3.11 at 2,616,204 of 4,000,000; "
+                "the Lock cost 0.23-0.26 s unlocked vs 1.00-1.14 s locked on 3.9.");
+            chart.rules = {{"published 3.9: 35% lost", 35.0}, {"published 3.9: 63% lost", 63.0}};
+            result.chart = chart;
+
+            const nl::json& first = interpreters[0];
+            result.data = {{"expected", first["expected"]},
+                           {"check", first["check"]},
+                           {"statement", first["statement"]},
+                           {"interpreters", interpreters},
+                           {"explanation", first["explanation"]},
+                           {"published", {{"source", "Python GIL: Threads vs Processes vs asyncio, Measured (lecture 5)"},
+                                          {"machine", "Apple M1 Pro; 3.9.6 native, 3.11.4 under Rosetta 2"},
+                                          {"threads", 4}, {"iterations", 1000000}, {"expected", 4000000},
+                                          {"got_3_9", {1492419, 2606045, 2137778}}, {"lost_percent_3_9", {35, 63}},
+                                          {"got_3_11", {4000000, 4000000, 4000000}},
+                                          {"got_with_call_3_9", 1919199}, {"got_with_call_3_11", 2616204},
+                                          {"wall_unlocked_s_3_9", {0.23, 0.26}}, {"wall_locked_s_3_9", {1.00, 1.14}}}},
+                           {"options", {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs},
+                                        {"modes", o.modes}, {"batch", o.batch},
+                                        {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}}}};
+            return result;
+        }
+
+        Result measure(const magic_call& call)
+        {
+            if (!call.cell || call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
+            {
+                throw usage_error("%%race needs a cell: setup lines, then the statement to race last (counter = 0, then counter += 1)");
+            }
+            const options o = read_options(call.args);
+            progress_line progress("race");
+            std::vector<measured> all;
+            for (const measurement_target& target : o.targets)
+            {
+                measured m{target, "", {}};
+                if (target.is_kernel)
+                {
+                    m.target.info = kernel_info();
+                    m.label = m.target.info.label() + " (kernel)";
+                    m.answer = {{"interpreter", m.target.info.raw}, {"result", measure_in_kernel(o, *call.cell, progress, m.label)}};
+                }
+                else
+                {
+                    m.label = target.info.label() + " (" + target.requested + ")";
+                    progress.update(m.label + ": running in a child interpreter");
+                    m.answer = {{"interpreter", target.info.raw}, {"result", run_in_child(target, request(o, *call.cell, false), "race")}};
+                }
+                all.push_back(std::move(m));
+            }
+            progress.update("done");
+            return build_result(all, o);
+        }
+    }
+
+    // The result object of %%race: a Result with lookups by mode and interpreter.
+    struct race_result : Result
+    {
+        explicit race_result(Result r) : Result(std::move(r)) {}
+
+        const nl::json& mode_summary(const std::string& mode, const py::object& python) const
+        {
+            const nl::json& interpreters = data["interpreters"];
+            const nl::json* chosen = &interpreters[0];
+            if (!python.is_none())
+            {
+                const std::string wanted = py::str(python).cast<std::string>();
+                chosen = nullptr;
+                for (const nl::json& i : interpreters)
+                {
+                    if (i["requested"] == wanted || i["python"] == wanted) chosen = &i;
+                }
+                if (!chosen) throw py::key_error("no interpreter '" + wanted + "' in this result; see .interpreters");
+            }
+            if (!(*chosen)["summary"].contains(mode))
+            {
+                std::string measured;
+                for (auto& item : (*chosen)["summary"].items()) measured += (measured.empty() ? "" : ", ") + item.key();
+                throw py::key_error("mode '" + mode + "' was not measured; measured: " + measured);
+            }
+            return (*chosen)["summary"][mode];
+        }
+    };
+
+    void bind_race_result(py::module_& m)
+    {
+        py::class_<race_result, Result>(m, "RaceResult")
+            .def("lost", [](const race_result& r, const std::string& mode, py::object python)
+                 { return py::cast(r.mode_summary(mode, python)["lost"]); }, "mode"_a = "unlocked", "python"_a = py::none(),
+                 "updates lost in each run of a mode")
+            .def("lost_percent", [](const race_result& r, const std::string& mode, py::object python)
+                 { return r.mode_summary(mode, python)["lost_percent_median"].get<double>(); }, "mode"_a = "unlocked",
+                 "python"_a = py::none(), "median share of the expected updates lost, in %")
+            .def("wall", [](const race_result& r, const std::string& mode, py::object python)
+                 { return r.mode_summary(mode, python)["wall_median_s"].get<double>(); }, "mode"_a = "unlocked",
+                 "python"_a = py::none(), "median wall time of a mode's runs in seconds")
+            .def("cost", [](const race_result& r, const std::string& mode, py::object python)
+                 { return py::cast(r.mode_summary(mode, python)["x_unlocked"]); }, "mode"_a = "lock", "python"_a = py::none(),
+                 "a mode's median wall time over the unlocked median (None without unlocked runs)");
+    }
+
+    magic_definition race_magic()
+    {
+        return {"race", magic_kind::cell, parser(), &measure,
+                [](Result r) { return py::cast(race_result(std::move(r))); }, &bind_race_result};
+    }
+}
