@@ -2,6 +2,7 @@
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 
+#include "core/child_interpreter.hpp"
 #include "core/registry.hpp"
 
 namespace gillab
@@ -20,8 +21,54 @@ namespace gillab
             return {property, std::move(value), why};
         }
 
-        Result measure(const magic_call&)
+        // --interpreters: every CPython on this machine, asked what it is.
+        Result list_interpreters()
         {
+            py::object realpath = py::module_::import("os.path").attr("realpath");
+            const std::string kernel_executable = realpath(eval("sys.executable")).cast<std::string>();
+            Result result;
+            result.magic = "gilinfo";
+            result.table.title = "CPython interpreters on this machine (usable with --python)";
+            result.table.columns = {{"executable", "executable", ""}, {"found_in", "found in", ""}, {"version", "version", ""},
+                                    {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""},
+                                    {"python_gil_1", "PYTHON_GIL=1", ""}};
+            nl::json found = nl::json::array();
+            for (const std::string& executable : discover_interpreters())
+            {
+                nl::json entry = {{"executable", executable}, {"found_in", interpreter_origin(executable)},
+                                  {"kernel", realpath(executable).cast<std::string>() == kernel_executable}};
+                Row row{executable + (entry["kernel"].get<bool>() ? " (this kernel)" : ""), entry["found_in"].get<std::string>()};
+                try
+                {
+                    const interpreter_info info = probe_interpreter(executable);
+                    entry["version"] = info.version;
+                    entry["free_threaded_build"] = info.free_threaded_build;
+                    entry["gil_enabled"] = info.gil_enabled;
+                    // A free-threaded build can turn the GIL back on (for extensions not ready for it).
+                    entry["gil_enabled_with_python_gil_1"] =
+                        info.free_threaded_build ? nl::json(probe_interpreter(executable, {{"PYTHON_GIL", "1"}}).gil_enabled) : nl::json(true);
+                    row.insert(row.end(), {info.version, info.free_threaded_build ? "yes" : "no", info.gil_enabled ? "on" : "off",
+                                           !info.free_threaded_build ? "on (always)"
+                                           : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on" : "stays off"});
+                }
+                catch (const usage_error& error)
+                {
+                    entry["error"] = error.what();
+                    row.insert(row.end(), {"did not answer", Cell(), Cell(), Cell()});
+                }
+                result.table.rows.push_back(row);
+                found.push_back(entry);
+            }
+            result.table.notes = {"Searched: PATH, the project's builds (make free-threaded-python) and pyenv's versions. "
+                                  "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t)."};
+            result.data = {{"interpreters", found}};
+            return result;
+        }
+
+        Result measure(const magic_call& call)
+        {
+            if (call.args.has("interpreters")) return list_interpreters();
+
             const std::string version = eval("sys.version.split()[0]").cast<std::string>();
             const bool free_threaded_build = eval("bool(sysconfig.get_config_var('Py_GIL_DISABLED'))").cast<bool>();
             const bool gil_enabled = eval("sys._is_gil_enabled() if hasattr(sys, '_is_gil_enabled') else True").cast<bool>();
@@ -81,8 +128,11 @@ namespace gillab
                            "Show what decides this interpreter's concurrency: version and build, whether the GIL is "
                            "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
                            "start methods. Returns a result whose fields (gil_enabled, switch_interval_ms, cpu_count, "
-                           "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.",
-                           {output_option()}),
+                           "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.\n\n"
+                           "With --interpreters: the CPythons on this machine (PATH, the project's builds, pyenv) with "
+                           "version, whether each is a free-threaded build, whether its GIL is on, and whether "
+                           "PYTHON_GIL=1 turns it back on; the result's interpreters field lists them.",
+                           {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
                 &measure};
     }
 }

@@ -1,0 +1,47 @@
+"""Other CPythons: %gilinfo --interpreters over the protocol, and the project's free-threaded
+build (tools/build-free-threaded-python) really running without the GIL."""
+
+import os
+import subprocess
+
+import pytest
+
+BUILDS = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")
+FREE_THREADED = os.path.join(BUILDS, "free-threaded/bin/python3.13t")
+DEFAULT_BUILD = os.path.join(BUILDS, "default/bin/python3.13")
+needs_builds = pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_BUILD)),
+                                  reason="free-threaded CPython not built (make free-threaded-python)")
+
+
+def test_gilinfo_interpreters_lists_the_kernels_python_and_what_each_is(kernel):
+    result = kernel.execute("%gilinfo --interpreters -o found")
+    assert result.status == "ok", result.reply["content"]
+    assert result.stream("stderr") == ""
+    found = kernel.eval("found.interpreters")
+    mine = [entry for entry in found if entry["kernel"]]
+    assert len(mine) == 1 and mine[0]["version"].startswith("3.11") and mine[0]["gil_enabled"] is True
+    for entry in found:
+        assert "error" in entry or {"version", "free_threaded_build", "gil_enabled", "gil_enabled_with_python_gil_1"} <= set(entry)
+    assert len({os.path.realpath(entry["executable"]) for entry in found}) == len(found)
+    assert "found in" in result.value()
+
+
+@needs_builds
+def test_free_threaded_build_runs_without_the_gil_and_python_gil_1_turns_it_on():
+    def ask(python, env=None):
+        code = "import sys, sysconfig; print(sys._is_gil_enabled(), bool(sysconfig.get_config_var('Py_GIL_DISABLED')))"
+        return subprocess.run([python, "-c", code], env=dict(os.environ, **(env or {})), capture_output=True,
+                              text=True, check=True).stdout.split()
+    assert ask(FREE_THREADED) == ["False", "True"]
+    assert ask(FREE_THREADED, {"PYTHON_GIL": "1"}) == ["True", "True"]
+    assert ask(DEFAULT_BUILD) == ["True", "False"]
+
+
+@needs_builds
+def test_gilinfo_interpreters_shows_the_project_builds(kernel):
+    kernel.ok("%gilinfo --interpreters -o found")
+    by_path = {entry["executable"]: entry for entry in kernel.eval("found.interpreters")}
+    assert by_path[FREE_THREADED]["found_in"] == "project build"
+    assert by_path[FREE_THREADED]["gil_enabled"] is False
+    assert by_path[FREE_THREADED]["gil_enabled_with_python_gil_1"] is True
+    assert by_path[DEFAULT_BUILD]["free_threaded_build"] is False
