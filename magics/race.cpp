@@ -121,7 +121,8 @@ namespace gillab
         {
             py::cpp_function job([workers, iterations](long i) { return workers[static_cast<std::size_t>(i)](iterations); });
             const long count = static_cast<long>(workers.size());
-            pool_run run = run_in_native_threads(job, count, static_cast<int>(count));
+            constexpr double no_budget_s = 1e9;  // runs end by themselves or by interrupt
+            pool_run run = run_in_native_threads(job, count, static_cast<int>(count), no_budget_s);
             if (run.failed)
             {
                 throw std::runtime_error("the statement raised in thread " + std::to_string(run.failed_job) + ":\n" + run.error_text);
