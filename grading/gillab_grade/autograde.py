@@ -24,7 +24,7 @@ import nbformat
 
 from . import feedback, gradebook, processes, release, restore, scoring
 from . import nbformat_grader as fmt
-from .kernel_run import KernelStartError, Limits, NotebookRunner
+from .kernel_run import Limits, NotebookRunner
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -83,7 +83,8 @@ def _read_submission(path):
 
 
 def grade_one(student, notebook, student_dir, instructor, source_dir, options, stop_event=None):
-    """Grades student_dir/notebook; returns (NotebookGrade, executed notebook or None)."""
+    """Grades student_dir/notebook; returns (NotebookGrade, executed notebook or None).
+    Raises when grading itself fails (e.g. KernelStartError)."""
     submission_path = os.path.join(student_dir, notebook)
     if not os.path.lexists(submission_path):
         return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "missing",
@@ -105,13 +106,7 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
         env = dict(os.environ, HOME=home, TMPDIR=tmp, MPLBACKEND="agg",
                    **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
         runner = NotebookRunner(options.kernel_name, cwd, env, runtime, options.limits, stop_event)
-        try:
-            report = runner.run(nb, guarded=fmt.is_test)
-        except KernelStartError as error:
-            cells = _unsubmitted_scores(instructor)
-            for cell in cells:
-                cell.reason = "not graded: the kernel did not start"
-            return gradebook.NotebookGrade(student, notebook, cells, "failed", notes + [str(error)]), None
+        report = runner.run(nb, guarded=fmt.is_test)
         notes += report.notes
         if report.processes_killed:
             notes.append(f"{report.processes_killed} leftover process(es) killed after the run")
@@ -142,8 +137,15 @@ def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):
 
     def job(item):
         student, rel = item
-        grade, executed = grade_one(student, rel, os.path.join(submissions_dir, student), copy.deepcopy(instructors[rel]), source_dir, options,
-                                    stop_event)
+        try:
+            grade, executed = grade_one(student, rel, os.path.join(submissions_dir, student),
+                                        copy.deepcopy(instructors[rel]), source_dir, options, stop_event)
+        except Exception as error:  # the grader's fault, not the student's: flagged, the batch goes on
+            cells = _unsubmitted_scores(instructors[rel])
+            for cell in cells:
+                cell.reason = "not graded: grading failed"
+            grade, executed = gradebook.NotebookGrade(student, rel, cells, "failed",
+                                                      [f"grading failed: {type(error).__name__}: {error}"]), None
         _write_outputs(out_dir, grade, executed)
         if on_graded is not None:
             on_graded(grade)

@@ -166,7 +166,10 @@ class NotebookRunner:
         if self.limits.memory_bytes:
             # Set on the running kernel (preexec_fn is unsafe with our job threads); children inherit it.
             limit = self.limits.memory_bytes
-            resource.prlimit(manager.provisioner.process.pid, resource.RLIMIT_AS, (limit, limit))
+            try:
+                resource.prlimit(manager.provisioner.process.pid, resource.RLIMIT_AS, (limit, limit))
+            except ProcessLookupError:
+                pass  # died at once: wait_for_ready says so
         self.client = manager.blocking_client()
         self.client.start_channels()
         try:
@@ -176,23 +179,25 @@ class NotebookRunner:
 
     def _stop(self):
         session = None
-        if self.client is not None:
-            self.client.stop_channels()
-            self.client = None
-        if self.manager is not None:
-            provisioner = self.manager.provisioner
-            if provisioner is not None and provisioner.process is not None:
-                session = provisioner.process.pid  # the kernel leads its own session
-            try:
-                if self.manager.has_kernel:
-                    self.manager.shutdown_kernel(now=True)
-            finally:
-                self.manager.cleanup_resources()
-                self.manager = None
-        if session is not None:
-            processes.kernel_stopped(session)
-        self.report.processes_killed += processes.kill_all(self.token, session)
-        processes.kill_orphans()
+        try:
+            if self.client is not None:
+                self.client.stop_channels()
+                self.client = None
+            if self.manager is not None:
+                provisioner = self.manager.provisioner
+                if provisioner is not None and provisioner.process is not None:
+                    session = provisioner.process.pid  # the kernel leads its own session
+                try:
+                    if self.manager.has_kernel:
+                        self.manager.shutdown_kernel(now=True)
+                finally:
+                    self.manager.cleanup_resources()
+                    self.manager = None
+        finally:
+            if session is not None:
+                processes.kernel_stopped(session)
+            self.report.processes_killed += processes.kill_all(self.token, session)
+            processes.kill_orphans()
 
     def _restart(self, why):
         self.report.notes.append(why)

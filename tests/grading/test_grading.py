@@ -379,6 +379,30 @@ def test_check_fails_a_test_that_passes_without_a_solution(workspace):
     assert "student version: test 'test_workers' gives 1 points without a solution" in result.stdout
 
 
+def test_a_kernel_that_cannot_start_fails_each_notebook_and_the_batch_goes_on(workspace, released):
+    spec_dir = tempfile.mkdtemp(dir=workspace)
+    os.makedirs(os.path.join(spec_dir, "kernels", "broken"))
+    with open(os.path.join(spec_dir, "kernels", "broken", "kernel.json"), "w") as f:
+        json.dump({"argv": ["/bin/false", "{connection_file}"], "display_name": "broken", "language": "python"}, f)
+    subs = tempfile.mkdtemp(dir=workspace)
+    for student in ("ann", "bob"):
+        os.mkdir(os.path.join(subs, student))
+        shutil.copy(os.path.join(released, "ps1.ipynb"), os.path.join(subs, student))
+    out = os.path.join(subs, "out")
+    env_path = os.environ.get("JUPYTER_PATH", "")
+    os.environ["JUPYTER_PATH"] = spec_dir
+    try:
+        result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--kernel", "broken", "--jobs", "2",
+                             tmpdir=workspace)
+    finally:
+        os.environ["JUPYTER_PATH"] = env_path
+    assert result.returncode == 1, result.stderr
+    with open(os.path.join(out, "grades.json")) as f:
+        grades = json.load(f)["grades"]
+    assert [(g["student"], g["status"], g["score"]) for g in grades] == [("ann", "failed", 0), ("bob", "failed", 0)]
+    assert grades[0]["notes"][0].startswith("grading failed: KernelStartError: kernel 'broken' did not start")
+
+
 def test_unknown_kernel_is_a_one_line_error(workspace):
     result = run_command("autograde", workspace, "--source", SOURCE, "--kernel", "nope", tmpdir=workspace)
     assert result.returncode == 1
