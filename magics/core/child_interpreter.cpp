@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -36,12 +35,6 @@ namespace gillab
         {
             struct stat st{};
             return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
-        }
-
-        std::string real_path(const std::string& path)
-        {
-            char resolved[PATH_MAX];
-            return realpath(path.c_str(), resolved) ? std::string(resolved) : path;
         }
 
         std::string env_or(const char* name, const std::string& fallback)
@@ -107,8 +100,9 @@ namespace gillab
         std::vector<std::string> search_folders()
         {
             std::vector<std::string> folders = path_folders();
-            folders.push_back(project_builds_folder() + "/free-threaded/bin");
+            // Default first: the free-threaded install also links python3.13 to python3.13t.
             folders.push_back(project_builds_folder() + "/default/bin");
+            folders.push_back(project_builds_folder() + "/free-threaded/bin");
             // Newest patch release first, so "python3.9" means the newest 3.9 pyenv has.
             std::vector<std::string> versions = list_directory(pyenv_versions_folder());
             std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) { return version_less(b, a); });
@@ -355,7 +349,8 @@ namespace gillab
 
     std::vector<std::string> discover_interpreters()
     {
-        std::vector<std::string> found, seen;
+        std::vector<std::string> found;
+        std::vector<std::pair<dev_t, ino_t>> seen;  // symlinks and hard links alike
         for (const std::string& folder : search_folders())
         {
             // The most specific name of a file first: python3.9 rather than python3.
@@ -365,9 +360,11 @@ namespace gillab
             {
                 const std::string path = folder + "/" + name;
                 if (!is_python_name(name) || !is_executable_file(path)) continue;
-                const std::string real = real_path(path);
-                if (std::find(seen.begin(), seen.end(), real) != seen.end()) continue;
-                seen.push_back(real);
+                struct stat st{};
+                if (stat(path.c_str(), &st) != 0) continue;
+                const std::pair<dev_t, ino_t> file{st.st_dev, st.st_ino};
+                if (std::find(seen.begin(), seen.end(), file) != seen.end()) continue;
+                seen.push_back(file);
                 found.push_back(path);
             }
         }
