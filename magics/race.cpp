@@ -204,10 +204,14 @@ namespace gillab
             Result result;
             result.magic = "race";
             char title[200];
-            std::snprintf(title, sizeof title, "race: %lld threads x %lld repetitions, %lld run(s) per mode%s", o.threads,
-                          o.iterations, o.runs,
-                          o.switch_interval_s ? (", switch interval " + std::to_string(*o.switch_interval_s * 1e6).substr(0, 8) + " us").c_str() : "");
+            std::snprintf(title, sizeof title, "race: %lld threads x %lld repetitions, %lld run(s) per mode", o.threads,
+                          o.iterations, o.runs);
             result.table.title = title;
+            if (o.switch_interval_s)
+            {
+                std::snprintf(title, sizeof title, ", switch interval %g us", *o.switch_interval_s * 1e6);
+                result.table.title += title;
+            }
             result.table.columns = {{"python", "python", ""}, {"mode", "mode", ""}, {"run", "run", ""},
                                     {"threads", "threads", ""}, {"expected", "expected", ""}, {"got", "got", ""},
                                     {"lost", "lost", ""}, {"lost_percent", "lost", "%"}, {"wall", "wall", "s"},

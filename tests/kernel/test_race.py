@@ -46,6 +46,7 @@ def test_switch_interval_is_restored_after_the_run(kernel):
     result = race(kernel, "--threads 2 --iterations 1000 --runs 1 --switch-interval 1us -o r", "n = 0\nn += 1\n")
     assert result.status == "ok", result.reply["content"]
     assert kernel.eval("r.interpreters[0]['switch_interval_s']") == pytest.approx(1e-6)
+    assert kernel.eval("r.title").endswith("switch interval 1 us")
     assert kernel.eval("sys.getswitchinterval()") == pytest.approx(0.002)
     kernel.ok("sys.setswitchinterval(0.005)")
 
