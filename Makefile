@@ -70,6 +70,7 @@ services-client: $(SERVICES_INSTALLED)
 
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
+	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 
 lab: build
 ifeq ($(EXECUTE),1)
