@@ -95,3 +95,27 @@ def test_help_documents_every_preset_with_its_call(kernel):
     for name in PRESETS:
         assert f"%gilbench --preset {name}" in manual
     assert "per-job" in manual and "--memory" in manual
+
+
+def test_interrupt_during_the_memory_run_kills_the_fresh_interpreter(kernel):
+    import threading
+    import time
+
+    import psutil
+    before = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True)}
+    # quick in the kernel, a minute in the fresh interpreter that measures memory
+    body = ("import sys, time\nIN_CHILD = sys.argv[0].endswith('peak_rss.py')\n"
+            "def job(i):\n    time.sleep(60 if IN_CHILD else 0.01)\n    return i\n")
+
+    def stop():
+        time.sleep(2.0)
+        kernel.manager.interrupt_kernel()
+    threading.Thread(target=stop, daemon=True).start()
+    started = time.monotonic()
+    result = gilbench(kernel, "--modes sequential --jobs 1 --repeats 1 --warmup 0 --memory", body, timeout=60)
+    assert time.monotonic() - started < 2.0 + 3.0
+    assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
+    time.sleep(0.5)
+    live = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
+    assert live <= before
+    assert kernel.eval("1+1") == 2
