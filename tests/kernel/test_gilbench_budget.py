@@ -69,3 +69,20 @@ def test_a_run_within_budget_is_not_flagged(kernel):
     assert result.status == "ok", result.reply["content"]
     assert kernel.eval("r.over_budget") is False
     assert "stopped" not in result.value()
+
+
+def test_thousands_of_threads_finish_or_stop_and_leave_no_thread_behind(kernel):
+    # beyond 64 workers the pool wakes them in a chain; every path must still end every thread
+    threads_before = psutil.Process(kernel.pid).num_threads()
+    body = "import time\ndef job(i):\n    time.sleep(0.02)\n    return i\n"
+    result = gilbench(kernel, "--modes sequential,threads --workers per-job --jobs 200 --repeats 1 --warmup 0 "
+                              "--budget 60s -o r", body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.results_match") is True
+    assert kernel.eval("r.wall('threads', 'per-job')") < 10
+    result = gilbench(kernel, "--modes threads --workers per-job --jobs 2000 --repeats 1 --warmup 0 --budget 0.05s -o r",
+                      body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.over_budget") is True
+    time.sleep(0.5)
+    assert psutil.Process(kernel.pid).num_threads() <= threads_before
