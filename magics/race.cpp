@@ -239,7 +239,13 @@ namespace gillab
                 {
                     const summary lost = summarize(losses);
                     const summary wall = summarize(wall_by_mode[mode]);
-                    by_mode[mode] = {{"lost", losses},
+                    nl::json lost_counts = nl::json::array();
+                    for (double l : losses)
+                    {
+                        if (answer["expected"].is_number_integer()) lost_counts.push_back(static_cast<long long>(l));
+                        else lost_counts.push_back(l);
+                    }
+                    by_mode[mode] = {{"lost", lost_counts},
                                      {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median},
                                      {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0},
                                      {"wall_s", wall_by_mode[mode]}, {"wall_median_s", wall.median},

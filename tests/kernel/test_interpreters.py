@@ -9,8 +9,16 @@ import pytest
 BUILDS = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")
 FREE_THREADED = os.path.join(BUILDS, "free-threaded/bin/python3.13t")
 DEFAULT_BUILD = os.path.join(BUILDS, "default/bin/python3.13")
-needs_builds = pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_BUILD)),
-                                  reason="free-threaded CPython not built (make free-threaded-python)")
+needs_free_threaded = pytest.mark.skipif(not os.path.exists(FREE_THREADED),
+                                         reason="free-threaded CPython not built (make free-threaded-python)")
+needs_default_build = pytest.mark.skipif(not os.path.exists(DEFAULT_BUILD),
+                                         reason="the project's default CPython 3.13 not built (make free-threaded-python)")
+
+
+def ask(python, env=None):
+    code = "import sys, sysconfig; print(sys._is_gil_enabled(), bool(sysconfig.get_config_var('Py_GIL_DISABLED')))"
+    return subprocess.run([python, "-c", code], env=dict(os.environ, **(env or {})), capture_output=True,
+                          text=True, check=True).stdout.split()
 
 
 def test_gilinfo_interpreters_lists_the_kernels_python_and_what_each_is(kernel):
@@ -26,22 +34,28 @@ def test_gilinfo_interpreters_lists_the_kernels_python_and_what_each_is(kernel):
     assert "found in" in result.value()
 
 
-@needs_builds
+@needs_free_threaded
 def test_free_threaded_build_runs_without_the_gil_and_python_gil_1_turns_it_on():
-    def ask(python, env=None):
-        code = "import sys, sysconfig; print(sys._is_gil_enabled(), bool(sysconfig.get_config_var('Py_GIL_DISABLED')))"
-        return subprocess.run([python, "-c", code], env=dict(os.environ, **(env or {})), capture_output=True,
-                              text=True, check=True).stdout.split()
     assert ask(FREE_THREADED) == ["False", "True"]
     assert ask(FREE_THREADED, {"PYTHON_GIL": "1"}) == ["True", "True"]
+
+
+@needs_default_build
+def test_default_build_of_the_same_source_has_the_gil():
     assert ask(DEFAULT_BUILD) == ["True", "False"]
 
 
-@needs_builds
-def test_gilinfo_interpreters_shows_the_project_builds(kernel):
+@needs_free_threaded
+def test_gilinfo_interpreters_shows_the_free_threaded_build(kernel):
     kernel.ok("%gilinfo --interpreters -o found")
     by_path = {entry["executable"]: entry for entry in kernel.eval("found.interpreters")}
     assert by_path[FREE_THREADED]["found_in"] == "project build"
+    assert by_path[FREE_THREADED]["free_threaded_build"] is True
     assert by_path[FREE_THREADED]["gil_enabled"] is False
     assert by_path[FREE_THREADED]["gil_enabled_with_python_gil_1"] is True
-    assert by_path[DEFAULT_BUILD]["free_threaded_build"] is False
+
+
+@needs_free_threaded
+def test_python_names_resolve_to_the_project_builds(kernel):
+    kernel.ok("%%race --python 3.13t --threads 1 --iterations 10 --runs 1 --modes unlocked -o r\nn = 0\nn += 1\n")
+    assert kernel.eval("r.interpreters[0]['interpreter']['executable']") == FREE_THREADED
