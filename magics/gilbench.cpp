@@ -419,11 +419,12 @@ async def _all_jobs():
 
         // One run of the configuration in a fresh interpreter (gillab/peak_rss.py),
         // so the kernel's own memory and earlier runs don't hide the peak.
-        peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o)
+        peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o,
+                                     double timeout_s)
         {
             py::dict scope("folder"_a = cell.folder(), "name"_a = cell.name(), "mode"_a = config.mode,
                            "workers"_a = config.workers, "jobs"_a = config.jobs, "start_method"_a = o.start_method,
-                           "timeout"_a = o.budget_s + 30.0);
+                           "timeout"_a = timeout_s);
             // subprocess.run kills the child on any exception, KeyboardInterrupt included.
             py::exec(R"PY(
 import json, os, subprocess, sys
@@ -756,6 +757,14 @@ except subprocess.TimeoutExpired:
                         cpus.push_back(run.cpu_s);
                     }
                 }
+                // A run stopped at --budget still gets its memory figure: the fresh
+                // interpreter's plain pool may be quicker (10,000 one-per-job threads).
+                if (o.memory)
+                {
+                    progress.update(status_line(config, -1, o, c, configs.size()));
+                    m.memory = measure_peak_rss(cell, config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0));
+                    if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
+                }
                 if (m.walls.empty())
                 {
                     rows.push_back(m);
@@ -773,12 +782,6 @@ except subprocess.TimeoutExpired:
                 if (config.mode == "sequential" && !sequential_walls.count(config.base_jobs))
                 {
                     sequential_walls[config.base_jobs] = m.wall.median;
-                }
-                if (o.memory)
-                {
-                    progress.update(status_line(config, -1, o, c, configs.size()));
-                    m.memory = measure_peak_rss(cell, config, o);
-                    if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
                 }
                 rows.push_back(m);
             }

@@ -119,3 +119,13 @@ def test_interrupt_during_the_memory_run_kills_the_fresh_interpreter(kernel):
     live = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
     assert live <= before
     assert kernel.eval("1+1") == 2
+
+
+def test_a_run_stopped_at_the_budget_still_gets_its_memory_figure(kernel):
+    body = ("import sys, time\nIN_CHILD = sys.argv[0].endswith('peak_rss.py')\n"
+            "def job(i):\n    time.sleep(0.001 if IN_CHILD else 0.05)\n    return i\n")
+    result = gilbench(kernel, "--modes threads --workers 2 --jobs 10 --repeats 1 --warmup 0 --budget 0.1s --memory -o r",
+                      body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.wall('threads', 2) is None") is True
+    assert kernel.eval("r.peak_rss_mib('threads', 2)") > 5
