@@ -29,6 +29,8 @@ def _add_run_options(parser):
                         help="seconds per cell before it is interrupted (default: 30)")
     parser.add_argument("--notebook-timeout", type=_positive(float), default=600.0,
                         help="seconds for a whole notebook; cells past it are not run (default: 600)")
+    parser.add_argument("--interrupt-grace", type=_positive(float), default=10.0,
+                        help="seconds an interrupted cell gets to stop before its kernel is replaced (default: 10)")
     parser.add_argument("--max-output", type=_positive(int), default=1_000_000,
                         help="bytes of output kept per cell (default: 1000000)")
     parser.add_argument("--memory-limit", type=_positive(int), default=None, metavar="MB",
@@ -39,6 +41,7 @@ def _add_run_options(parser):
 
 def _options(args):
     limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout,
+                    interrupt_grace=args.interrupt_grace,
                     max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * 2**20)
     return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs)
 

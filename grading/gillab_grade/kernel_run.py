@@ -30,7 +30,7 @@ class Limits:
     notebook_timeout: float = 600.0
     max_output_bytes: int = 1_000_000  # per cell
     startup_timeout: float = 60.0
-    interrupt_grace: float = 5.0
+    interrupt_grace: float = 10.0  # after an interrupt, for the cell to end before the kernel is replaced
     memory_bytes: int = 0  # address-space limit per kernel process (and each child); 0: none
 
 
