@@ -105,7 +105,7 @@ def batch(workspace, released):
     os.mkdir(grader_tmp)
     out = os.path.join(workspace, "graded")
     result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--timeout", "3",
-                         "--interrupt-grace", "3", "--jobs", "2", "--memory-limit", "1500", tmpdir=grader_tmp, timeout=300)
+                         "--interrupt-grace", "6", "--jobs", "2", "--memory-limit", "1500", tmpdir=grader_tmp, timeout=300)
     with open(os.path.join(out, "grades.json")) as f:
         grades = {g["student"]: g for g in json.load(f)["grades"]}
     return {"result": result, "out": out, "grades": grades, "subs": subs, "subs_digest": before,
