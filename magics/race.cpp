@@ -64,7 +64,8 @@ namespace gillab
                 "              the end (correct; no lock at all)\n\n"
                 "Why '0 lost' proves nothing on 3.10+: a thread gives up the GIL only at a call or a backward\n"
                 "jump, so a bare `counter += 1` is rarely split between its read and its write. A call between\n"
-                "them (counter = plus_one(counter)) or a smaller --switch-interval makes the race visible; the\n"
+                "them (counter = plus_one(counter)) makes the race visible, and a smaller --switch-interval then\n"
+                "makes it show in shorter runs (alone, it cannot split a statement with no call inside); the\n"
                 "result explains this whenever it sees 0 lost. On a free-threaded build (GIL off) threads run\n"
                 "at once and lose updates without any switch.\n\n"
                 "--python runs the same measurement in child interpreters (3.9 shows the classic race) and\n"
@@ -193,7 +194,8 @@ namespace gillab
                 return m.label + ": 0 lost does not make the statement thread-safe. Since 3.10 a thread hands over "
                        "the GIL only at a call or a backward jump (the loop's end), so a bare read-modify-write is "
                        "rarely split between its read and its write. Make the race visible: put a call between "
-                       "them (counter = plus_one(counter)) or run with --switch-interval 1us.";
+                       "them (counter = plus_one(counter)); a small --switch-interval (50us) then makes short runs "
+                       "lose too, but alone it cannot split a statement that has no call inside.";
             }
             return m.label + ": 0 lost does not make the statement thread-safe: no thread switch fell between "
                    "its read and its write this time; raise --iterations or lower --switch-interval.";
