@@ -1,8 +1,9 @@
 # gillab: two commands on a fresh Debian 12 machine (root, apt reachable).
-#   make lab    install what is missing, build, serve the course on 127.0.0.1
+#   make lab    install what is missing, build, serve the course in JupyterLab on 127.0.0.1
 #   make test   the same set-up, then the whole suite
 #   make free-threaded-python   CPython 3.13 with and without the GIL, built once per machine
 #               into $(GILLAB_CACHE)/cpython-3.13 (part of lab and test; about 10 minutes the first time)
+# The Lab front end (lab/) is built with npm (node 18+ on PATH); everything else comes from apt.
 # Everything runs with Debian's /usr/bin/python3, never pyenv's python3.
 
 PYTHON      := /usr/bin/python3
@@ -25,13 +26,19 @@ APT_PACKAGES := \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
 	python3-matplotlib python3-numpy python3-pandas \
-	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client
+	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
+	chromium
 
-.PHONY: all deps build free-threaded-python lab test unit-test kernel-test client-test services-client grading-test bench clean
+.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
 SERVICES_INSTALLED := tests/clients/services/node_modules/.installed
+
+# The Lab bundle: npm ci only when the lock file changes, the bundler only when a source does.
+LAB_INSTALLED := lab/node_modules/.installed
+LAB_BUILT     := $(BUILD_DIR)/lab/.built
+LAB_SOURCES   := lab/package.json lab/rspack.config.js lab/copy-assets.js $(wildcard lab/src/*.js)
 
 all: build
 
@@ -63,7 +70,7 @@ unit-test: build
 kernel-test: build free-threaded-python
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/kernel -q -rs
 
-client-test: build services-client
+client-test: build services-client lab-app
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/clients -q -rs
 
 # gillab-grade end to end: release, a class of fabricated submissions, autograde, check.
@@ -78,11 +85,22 @@ $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/service
 
 services-client: $(SERVICES_INSTALLED)
 
+$(LAB_INSTALLED): lab/package.json lab/package-lock.json
+	@command -v npm >/dev/null || { echo "npm (node 18+) is needed to build the Lab front end"; exit 1; }
+	cd lab && npm ci --no-audit --no-fund
+	touch $@
+
+$(LAB_BUILT): $(LAB_INSTALLED) $(LAB_SOURCES)
+	cd lab && npm run build
+	touch $@
+
+lab-app: $(LAB_BUILT)
+
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 
-lab: build free-threaded-python
+lab: build free-threaded-python lab-app
 ifeq ($(EXECUTE),1)
 	mkdir -p $(BUILD_DIR)/notebooks
 	for nb in notebooks/*.ipynb; do \
@@ -93,9 +111,16 @@ ifeq ($(EXECUTE),1)
 			"$(BUILD_DIR)/notebooks/$$(basename $$nb)"; \
 	done
 else
+	mkdir -p notebooks
+	$(RUN_ENV) $(PYTHON) lab/gillab_lab.py --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
+		--ServerApp.root_dir=notebooks
+endif
+
+# The classic Notebook 6.4 on the same folder.
+classic: build
+	mkdir -p notebooks
 	$(RUN_ENV) $(PYTHON) -m notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
 		--notebook-dir=notebooks --NotebookApp.kernel_spec_manager_class=jupyter_client.kernelspec.KernelSpecManager
-endif
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,19 @@
+// Every plugin package's styles, in one chunk, so their order is fixed.
+import '@jupyterlab/application-extension/style/index.js';
+import '@jupyterlab/apputils-extension/style/index.js';
+import '@jupyterlab/codemirror-extension/style/index.js';
+import '@jupyterlab/completer-extension/style/index.js';
+import '@jupyterlab/docmanager-extension/style/index.js';
+import '@jupyterlab/documentsearch-extension/style/index.js';
+import '@jupyterlab/filebrowser-extension/style/index.js';
+import '@jupyterlab/launcher-extension/style/index.js';
+import '@jupyterlab/mainmenu-extension/style/index.js';
+import '@jupyterlab/markedparser-extension/style/index.js';
+import '@jupyterlab/mathjax-extension/style/index.js';
+import '@jupyterlab/notebook-extension/style/index.js';
+import '@jupyterlab/rendermime-extension/style/index.js';
+import '@jupyterlab/running-extension/style/index.js';
+import '@jupyterlab/shortcuts-extension/style/index.js';
+import '@jupyterlab/statusbar-extension/style/index.js';
+import '@jupyterlab/translation-extension/style/index.js';
+import '@jupyterlab/ui-components-extension/style/index.js';

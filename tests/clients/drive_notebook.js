@@ -1,0 +1,170 @@
+// Drives one notebook in a real front end (gillab's JupyterLab or the classic Notebook) in
+// headless Chromium, the way a student would: open it, pick the gillab kernel, wait for Idle,
+// Run All, wait for Idle, look at what rendered, take screenshots, save.
+// Usage: node drive_notebook.js '<json job>' (see conftest.py); prints a JSON report as the
+// last line of stdout. Failures exit non-zero with the reason on stderr.
+const path = require('path');
+
+const job = JSON.parse(process.argv[2]);
+const { chromium } = require(job.playwright);
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'
+];
+
+// Everything the page shows a student, per front end.
+const UI = {
+  lab: {
+    url: () => `${job.url}lab/tree/${encodeURI(job.path)}?token=${job.token}`,
+    async ready(page) {
+      await page.waitForSelector('body[data-gillab-ready="true"]', { state: 'attached' });
+      await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell');
+    },
+    async chooseKernel(page) {
+      // A notebook with no kernelspec asks which kernel to start; one naming gillab starts it.
+      const dialog = page.locator('.jp-Dialog select');
+      const named = page.locator('.jp-NotebookPanel-toolbar .jp-KernelName', { hasText: job.kernel });
+      await Promise.race([dialog.waitFor(), named.waitFor()]);
+      if (await dialog.count()) {
+        await dialog.selectOption({ label: job.kernel });
+        await page.locator('.jp-Dialog .jp-mod-accept').click();
+      }
+      await named.waitFor();
+    },
+    idle: page => page.waitForSelector(
+      '.jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status="idle"]'),
+    async runAll(page) {
+      await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Run$/ }).click();
+      await page.locator('.lm-Menu-itemLabel', { hasText: /^Run All Cells$/ }).click();
+    },
+    codeCells: '.jp-Notebook .jp-CodeCell',
+    prompt: '.jp-InputPrompt',
+    output: '.jp-OutputArea-output',
+    async save(page) {
+      await page.locator('.lm-MenuBar-itemLabel', { hasText: /^File$/ }).click();
+      await page.locator('.lm-Menu-itemLabel', { hasText: /^Save Notebook$/ }).click();
+      await page.waitForSelector('.jp-NotebookPanel:not(.jp-mod-dirty)');
+      await page.waitForFunction(() => !document.querySelector('.lm-TabBar-tab.jp-mod-dirty'));
+    }
+  },
+  classic: {
+    url: () => `${job.url}notebooks/${encodeURI(job.path)}?token=${job.token}`,
+    async ready(page) {
+      await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded);
+    },
+    async chooseKernel(page) {
+      // Without a kernelspec the Notebook starts its default kernel; switch from the menu.
+      const name = page.locator('#kernel_indicator .kernel_indicator_name');
+      if (!(await name.textContent()).includes(job.kernel)) {
+        await page.locator('#kernellink').click();
+        await page.locator('#menu-change-kernel').hover();
+        await page.locator('#kernel-submenu-gillab').click();
+      }
+      await page.locator('#kernel_indicator .kernel_indicator_name', { hasText: job.kernel }).waitFor();
+    },
+    idle: page => page.waitForSelector('#kernel_indicator_icon.kernel_idle_icon'),
+    async runAll(page) {
+      await page.locator('#celllink').click();
+      await page.locator('#run_all_cells > a').click();
+    },
+    codeCells: '#notebook .cell.code_cell',
+    prompt: '.input_prompt',
+    output: '.output_area',
+    async save(page) {
+      await page.locator('#filelink').click();
+      await page.locator('#save_checkpoint > a').click();
+      await page.waitForFunction(() => !Jupyter.notebook.dirty);
+    }
+  }
+}[job.ui];
+
+async function main() {
+  const started = Date.now();
+  const timings = {};
+  const mark = name => { timings[name] = (Date.now() - started) / 1000; };
+  const browser = await chromium.launch({ executablePath: job.chromium, args: CHROMIUM_ARGS });
+  const consoleErrors = [];
+  const pageErrors = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.setDefaultTimeout(job.timeoutMs);
+    page.on('console', m => m.type() === 'error' && consoleErrors.push(m.text().slice(0, 500)));
+    page.on('pageerror', e => pageErrors.push(String(e).slice(0, 500)));
+
+    await page.goto(UI.url());
+    await UI.ready(page);
+    mark('opened');
+    await UI.chooseKernel(page);
+    await UI.idle(page);
+    mark('kernel idle');
+
+    // Every distinct progress text the page ever shows (the line is replaced in place).
+    await page.evaluate(output => {
+      window.gillabProgress = [];
+      const record = () => {
+        for (const area of document.querySelectorAll(output)) {
+          // The progress display is an output of one line; a result's caption is not alone.
+          const text = area.innerText.trim();
+          if (/^gilbench: [^\n]*$/.test(text) && !window.gillabProgress.includes(text)) {
+            window.gillabProgress.push(text);
+          }
+        }
+      };
+      new MutationObserver(record).observe(document.body, {
+        childList: true, subtree: true, characterData: true
+      });
+    }, UI.output);
+
+    await UI.runAll(page);
+    // Done when every code cell shows an execution count and the kernel is idle again.
+    await page.waitForFunction(
+      ({ cells, prompt }) => {
+        const prompts = [...document.querySelectorAll(cells)].map(c => c.querySelector(prompt).innerText);
+        return prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p));
+      },
+      { cells: UI.codeCells, prompt: UI.prompt }
+    );
+    await UI.idle(page);
+    mark('ran all');
+
+    // What rendered, per code cell (images must have decoded, not merely be in the DOM).
+    const cells = await page.evaluate(({ cells, output }) =>
+      [...document.querySelectorAll(cells)].map(cell => {
+        const outputs = [...cell.querySelectorAll(output)];
+        const pngs = [...cell.querySelectorAll('img')].filter(img => img.src.startsWith('data:image/png'));
+        return {
+          text: outputs.map(o => o.innerText).join('\n').slice(0, 4000),
+          tables: cell.querySelectorAll('table').length,
+          tableHeaders: [...cell.querySelectorAll('table th')].map(th => th.innerText.trim()),
+          pngs: pngs.length,
+          pngsDecoded: pngs.filter(img => img.complete && img.naturalWidth > 0).length,
+          errors: cell.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"], .output_error, .output_stderr').length
+        };
+      }), { cells: UI.codeCells, output: UI.output });
+    const progress = await page.evaluate(() => window.gillabProgress);
+
+    const stem = `${job.ui}-${path.basename(job.path, '.ipynb')}`;
+    const screenshots = [path.join(job.screenshots, `${stem}.png`)];
+    await page.screenshot({ path: screenshots[0], fullPage: true });
+    const chart = page.locator(`${UI.codeCells} img[src^="data:image/png"]`).last();
+    if (await chart.count()) {
+      screenshots.push(path.join(job.screenshots, `${stem}-chart.png`));
+      await chart.scrollIntoViewIfNeeded();
+      await chart.screenshot({ path: screenshots[1] });
+    }
+
+    await UI.save(page);
+    mark('saved');
+    process.stdout.write(JSON.stringify({
+      cells, progress, screenshots, consoleErrors, pageErrors, timings
+    }) + '\n');
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch(error => {
+  process.stderr.write(`${error.stack || error}\n`);
+  process.exit(1);
+});
