@@ -73,7 +73,11 @@ class Server:
             "kernel": kernel_display_name(), "chromium": CHROMIUM, "playwright": PLAYWRIGHT,
             "screenshots": SCREENSHOTS, "timeoutMs": timeout * 1000, **options,
         }
-        process = subprocess.Popen(["node", DRIVER, json.dumps(job)], env=self.env, cwd=self.root,
+        # Chromium's profile, crash reports and caches go to the server's temp folder too.
+        base = self.env["TMPDIR"]
+        env = {**self.env, "XDG_CONFIG_HOME": os.path.join(base, "xdg-config"),
+               "XDG_CACHE_HOME": os.path.join(base, "xdg-cache")}
+        process = subprocess.Popen(["node", DRIVER, json.dumps(job)], env=env, cwd=self.root,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                    start_new_session=True)
         try:

@@ -32,8 +32,9 @@ const UI = {
       }
       await named.waitFor();
     },
-    idle: page => page.waitForSelector(
-      '.jp-NotebookPanel-toolbar .jp-Notebook-ExecutionIndicator[data-status="idle"]'),
+    // The status bar shows the kernel's own state (the toolbar's indicator stays busy when
+    // an error leaves cells queued).
+    idle: page => page.locator('.jp-StatusBar-Widget', { hasText: `${job.kernel} | Idle` }).waitFor(),
     async runAll(page) {
       await page.locator('.lm-MenuBar-itemLabel', { hasText: /^Run$/ }).click();
       await page.locator('.lm-Menu-itemLabel', { hasText: /^Run All Cells$/ }).click();
@@ -41,6 +42,7 @@ const UI = {
     codeCells: '.jp-Notebook .jp-CodeCell',
     prompt: '.jp-InputPrompt',
     output: '.jp-OutputArea-output',
+    plainText: '.jp-OutputArea-output[data-mime-type="text/plain"]',
     async save(page) {
       await page.locator('.lm-MenuBar-itemLabel', { hasText: /^File$/ }).click();
       await page.locator('.lm-Menu-itemLabel', { hasText: /^Save Notebook$/ }).click();
@@ -71,6 +73,7 @@ const UI = {
     codeCells: '#notebook .cell.code_cell',
     prompt: '.input_prompt',
     output: '.output_area',
+    plainText: '.output_area .output_text',
     async save(page) {
       await page.locator('#filelink').click();
       await page.locator('#save_checkpoint > a').click();
@@ -82,12 +85,18 @@ const UI = {
 async function main() {
   const started = Date.now();
   const timings = {};
-  const mark = name => { timings[name] = (Date.now() - started) / 1000; };
+  // Each step goes to stderr as it happens, so a hang shows where it stopped.
+  const mark = name => {
+    timings[name] = (Date.now() - started) / 1000;
+    process.stderr.write(`${timings[name].toFixed(1)} s: ${name}\n`);
+  };
   const browser = await chromium.launch({ executablePath: job.chromium, args: CHROMIUM_ARGS });
   const consoleErrors = [];
   const pageErrors = [];
+  const stem = `${job.ui}-${path.basename(job.path, '.ipynb')}`;
+  let page;
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.setDefaultTimeout(job.timeoutMs);
     page.on('console', m => m.type() === 'error' && consoleErrors.push(m.text().slice(0, 500)));
     page.on('pageerror', e => pageErrors.push(String(e).slice(0, 500)));
@@ -104,8 +113,8 @@ async function main() {
       window.gillabProgress = [];
       const record = () => {
         for (const area of document.querySelectorAll(output)) {
-          // The progress display is an output of one line; a result's caption is not alone.
-          const text = area.innerText.trim();
+          // The progress display is plain text of one line (a result's caption is HTML).
+          const text = area.textContent.trim();
           if (/^gilbench: [^\n]*$/.test(text) && !window.gillabProgress.includes(text)) {
             window.gillabProgress.push(text);
           }
@@ -114,17 +123,24 @@ async function main() {
       new MutationObserver(record).observe(document.body, {
         childList: true, subtree: true, characterData: true
       });
-    }, UI.output);
+    }, UI.plainText);
 
     await UI.runAll(page);
-    // Done when every code cell shows an execution count and the kernel is idle again.
-    await page.waitForFunction(
+    // Done when every code cell shows an execution count. Stopped when nothing is queued or
+    // running any more (an error ends Run All) for 5 s in a row: the report says which cells ran.
+    // textContent, not innerText: Lab does not lay out cells scrolled out of view.
+    const finished = await page.waitForFunction(
       ({ cells, prompt }) => {
-        const prompts = [...document.querySelectorAll(cells)].map(c => c.querySelector(prompt).innerText);
-        return prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p));
+        const prompts = [...document.querySelectorAll(cells)].map(
+          c => c.querySelector(prompt)?.textContent ?? '');
+        if (prompts.length > 0 && prompts.every(p => /\[\d+\]/.test(p))) return 'all';
+        const stopped = prompts.some(p => /\[\d+\]/.test(p)) && !prompts.some(p => p.includes('*'));
+        window.gillabStoppedPolls = stopped ? (window.gillabStoppedPolls || 0) + 1 : 0;
+        return window.gillabStoppedPolls >= 10 ? 'stopped' : false;
       },
-      { cells: UI.codeCells, prompt: UI.prompt }
-    );
+      { cells: UI.codeCells, prompt: UI.prompt },
+      { polling: 500 }
+    ).then(handle => handle.jsonValue());
     await UI.idle(page);
     mark('ran all');
 
@@ -134,9 +150,9 @@ async function main() {
         const outputs = [...cell.querySelectorAll(output)];
         const pngs = [...cell.querySelectorAll('img')].filter(img => img.src.startsWith('data:image/png'));
         return {
-          text: outputs.map(o => o.innerText).join('\n').slice(0, 4000),
+          text: outputs.map(o => o.textContent).join('\n').slice(0, 4000),
           tables: cell.querySelectorAll('table').length,
-          tableHeaders: [...cell.querySelectorAll('table th')].map(th => th.innerText.trim()),
+          tableHeaders: [...cell.querySelectorAll('table th')].map(th => th.textContent.trim()),
           pngs: pngs.length,
           pngsDecoded: pngs.filter(img => img.complete && img.naturalWidth > 0).length,
           errors: cell.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"], .output_error, .output_stderr').length
@@ -144,7 +160,6 @@ async function main() {
       }), { cells: UI.codeCells, output: UI.output });
     const progress = await page.evaluate(() => window.gillabProgress);
 
-    const stem = `${job.ui}-${path.basename(job.path, '.ipynb')}`;
     const screenshots = [path.join(job.screenshots, `${stem}.png`)];
     await page.screenshot({ path: screenshots[0], fullPage: true });
     const chart = page.locator(`${UI.codeCells} img[src^="data:image/png"]`).last();
@@ -157,8 +172,13 @@ async function main() {
     await UI.save(page);
     mark('saved');
     process.stdout.write(JSON.stringify({
-      cells, progress, screenshots, consoleErrors, pageErrors, timings
+      finished, cells, progress, screenshots, consoleErrors, pageErrors, timings
     }) + '\n');
+  } catch (error) {
+    // What the page looked like when it went wrong, and what it had logged.
+    if (page) await page.screenshot({ path: path.join(job.screenshots, `${stem}-failure.png`) }).catch(() => {});
+    error.message += `\nconsole errors: ${JSON.stringify(consoleErrors)}\npage errors: ${JSON.stringify(pageErrors)}`;
+    throw error;
   } finally {
     await browser.close();
   }
