@@ -91,7 +91,12 @@ namespace gillab
         {
             interruptible_cell cell;
             m_ipython_shell.attr("last_error") = py::none();
-            m_ipython_shell.attr("run_cell")(code, "store_history"_a = store_history, "silent"_a = silent);
+            py::object outcome =
+                m_ipython_shell.attr("run_cell")(code, "store_history"_a = store_history, "silent"_a = silent);
+            if (m_ipython_shell.attr("last_error").is_none() && !outcome.attr("success").cast<bool>())
+            {
+                record_silenced_error(outcome);
+            }
             if (!m_ipython_shell.attr("last_error").is_none())
             {
                 py::list error = m_ipython_shell.attr("last_error");
@@ -121,6 +126,29 @@ namespace gillab
         reply["status"] = "ok";
         reply["user_expressions"] = m_ipython_shell.attr("user_expressions")(user_expressions);
         return reply;
+    }
+
+    // A cell that replaced shell.showtraceback still failed: the reply says so
+    // (as ipykernel's does), though no traceback was shown.
+    void interpreter::record_silenced_error(py::object outcome)
+    {
+        py::object error = outcome.attr("error_before_exec");
+        if (error.is_none())
+        {
+            error = outcome.attr("error_in_exec");
+        }
+        std::string ename = "Error";
+        std::string evalue;
+        if (!error.is_none())
+        {
+            ename = py::str(py::type::of(error).attr("__name__"));
+            evalue = py::str(error);
+        }
+        py::list record;
+        record.append(ename);
+        record.append(evalue);
+        record.append(py::list());
+        m_ipython_shell.attr("last_error") = record;
     }
 
     nl::json interpreter::error_reply(bool silent)

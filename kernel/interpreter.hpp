@@ -26,6 +26,7 @@ namespace gillab
         nl::json kernel_info_request_impl() override;
 
         nl::json run_cell(const std::string& code, bool silent, bool store_history, nl::json user_expressions);
+        void record_silenced_error(pybind11::object outcome);
         nl::json error_reply(bool silent);
 
         output_capture& m_capture;

@@ -44,6 +44,16 @@ def test_error_reply_names_the_exception_class(kernel):
     assert result.of_type("error")[0]["content"]["ename"] == "KeyError"
 
 
+def test_a_cell_that_silences_tracebacks_still_fails(fresh_kernel):
+    # A grader must not score a failing cell as passed because it hid its traceback.
+    fresh_kernel.ok("get_ipython().showtraceback = lambda *a, **k: None")
+    result = fresh_kernel.execute("1 / 0")
+    assert result.status == "error"
+    assert result.reply["content"]["ename"] == "ZeroDivisionError"
+    assert result.of_type("error"), "the failure is shown even without a traceback"
+    assert fresh_kernel.eval("1 + 1") == 2
+
+
 def test_kernel_survives_binary_junk_on_stdout(kernel):
     result = kernel.ok("import os; os.write(1, b'ok \\xff\\xfe junk\\n')")
     assert "ok" in result.stream("stdout")
