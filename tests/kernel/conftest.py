@@ -12,7 +12,9 @@ import jupyter_client
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-JUPYTER_DIR = os.path.join(REPO, "build", "prefix", "share", "jupyter")
+# GILLAB_BUILD_DIR picks another build's kernel (make sanitize: build-asan).
+BUILD_DIR = os.path.join(REPO, os.environ.get("GILLAB_BUILD_DIR", "build"))
+JUPYTER_DIR = os.path.join(BUILD_DIR, "prefix", "share", "jupyter")
 os.environ["JUPYTER_PATH"] = JUPYTER_DIR
 
 # Every kernel of this run (and this process) gets its own temp folder, so the
@@ -50,9 +52,16 @@ class Execution:
 class Kernel:
     """One gillab kernel process and a blocking client."""
 
-    def __init__(self, cwd=None):
+    def __init__(self, cwd=None, log_path=None):
+        """log_path: where the kernel's own terminal output (xeus's and the
+        sanitizers' reports) goes; inherited from the test run otherwise."""
+        self.log_path = log_path
         self.manager = jupyter_client.KernelManager(kernel_name="gillab")
-        self.manager.start_kernel(cwd=cwd)
+        if log_path:
+            with open(log_path, "ab") as log:
+                self.manager.start_kernel(cwd=cwd, stdout=log, stderr=log)
+        else:
+            self.manager.start_kernel(cwd=cwd)
         self.client = self.manager.client()
         self.client.start_channels()
         self.wait_for_ready()
@@ -104,6 +113,10 @@ class Kernel:
 
     def eval(self, expression, timeout=60):
         return eval(self.ok(expression, timeout=timeout).value())
+
+    def log(self):
+        with open(self.log_path, errors="replace") as f:
+            return f.read()
 
     def shutdown(self):
         self.client.stop_channels()
