@@ -22,12 +22,15 @@ namespace gillab
         std::string error_text;  // the failing job's traceback, when failed
         long failed_job = -1;
         bool over_budget = false;  // stopped once budget_s was spent; results incomplete
+        int abandoned_workers = 0;  // left running in a C call when the run stopped
     };
 
     // Call with the GIL held. Interruptible: on KeyboardInterrupt the
     // workers stop taking jobs, get the exception raised in them, are joined,
     // and the KeyboardInterrupt propagates. Once budget_s has passed since
     // the release, the workers get RunOverBudget the same way and the run
-    // returns with over_budget set.
+    // returns with over_budget set. Either way, workers still blocked in a C
+    // call (a sleep) after a grace period are detached, to end when the call
+    // returns; `abandoned_workers` (or the KeyboardInterrupt) says how many.
     pool_run run_in_native_threads(py::object job, long jobs, int workers, double budget_s);
 }
