@@ -15,6 +15,7 @@
 #include "core/cell_module.hpp"
 #include "core/clock.hpp"
 #include "core/interruptible.hpp"
+#include "core/process_tree.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -271,11 +272,13 @@ namespace gillab
             "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and import it.";
 
         // Kills the workers (a job may never return) and reaps them.
+        // Kills the workers with any child a job started, then reaps them.
         void stop_process_pool(py::object pool)
         {
             py::dict scope("pool"_a = pool);
-            py::exec("for p in list((getattr(pool, '_processes', None) or {}).values()):\n    p.kill()\n"
-                     "pool.shutdown(wait=True, cancel_futures=True)", scope);
+            kill_process_trees(py::eval("[p.pid for p in (getattr(pool, '_processes', None) or {}).values()]", scope)
+                                   .cast<std::vector<pid_t>>());
+            py::exec("pool.shutdown(wait=True, cancel_futures=True)", scope);
         }
 
         one_run run_processes(py::object job, long long jobs, long long workers, const options& o)
