@@ -12,7 +12,7 @@ namespace gillab
     {
         py::dict scope("source"_a = source, "entry_points"_a = entry_points, "magic"_a = magic);
         py::exec(R"PY(
-import ast, importlib, os, sys, tempfile, uuid
+import ast, importlib, os, re, sys, tempfile, uuid
 try:
     tree = ast.parse(source)
 except SyntaxError as error:
@@ -23,7 +23,19 @@ if not defined & set(entry_points):
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
     job = ast.FunctionDef(name=entry_points[0], args=arguments, body=tree.body or [ast.Pass()], decorator_list=[])
     tree = ast.fix_missing_locations(ast.Module(body=[job], type_ignores=[]))
-folder = tempfile.mkdtemp(prefix="gillab-")  # mkdtemp makes it 0700
+# A kernel that died in the middle of a magic (a crash, kill -9) left its
+# folder behind: the folder names its kernel, so a later kernel removes it.
+for stale in os.listdir(tempfile.gettempdir()):
+    owner = re.fullmatch(r"gillab-(\d+)-\w+", stale)
+    path = os.path.join(tempfile.gettempdir(), stale)
+    if owner and int(owner.group(1)) != os.getpid() and os.stat(path).st_uid == os.getuid():
+        try:
+            os.kill(int(owner.group(1)), 0)
+        except ProcessLookupError:
+            import shutil; shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
+folder = tempfile.mkdtemp(prefix=f"gillab-{os.getpid()}-")  # mkdtemp makes it 0700
 name = "gillab_cell_" + uuid.uuid4().hex[:12]
 with open(os.path.join(folder, name + ".py"), "w") as out:
     out.write(ast.unparse(tree) + "\n")
