@@ -60,17 +60,37 @@ namespace gillab
             value = std::strtoll(text.c_str(), &end, 10);
             return end == text.c_str() + text.size() && errno == 0;
         }
+    }
 
-        std::string shown(const std::string& value)
+    std::string shown(const std::string& value)
+    {
+        // One short line whatever was typed: cut at a character boundary (a
+        // cut UTF-8 sequence would make the whole message undecodable) and
+        // control characters (a NUL would end the C string) made visible.
+        std::size_t end = std::min<std::size_t>(value.size(), 40);
+        while (end < value.size() && end > 0 && (static_cast<unsigned char>(value[end]) & 0xC0) == 0x80)
         {
-            // Keep errors one line and short, whatever was typed.
-            std::string out;
-            for (char c : value.substr(0, 40))
-            {
-                out += (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-            }
-            return "'" + out + (value.size() > 40 ? "...'" : "'");
+            --end;
         }
+        std::string out;
+        for (char c : value.substr(0, end))
+        {
+            const unsigned char byte = static_cast<unsigned char>(c);
+            if (c == '\n' || c == '\r' || c == '\t')
+            {
+                out += ' ';
+            }
+            else if (byte < 0x20 || byte == 0x7f)
+            {
+                const char* hex = "0123456789abcdef";
+                out += std::string("\\x") + hex[byte >> 4] + hex[byte & 0xf];
+            }
+            else
+            {
+                out += c;
+            }
+        }
+        return "'" + out + (end < value.size() ? "...'" : "'");
     }
 
     std::vector<std::string> split_arguments(const std::string& line)

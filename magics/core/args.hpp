@@ -77,6 +77,9 @@ namespace gillab
     // Shell-like split: whitespace separates, quotes group, backslash escapes.
     std::vector<std::string> split_arguments(const std::string& line);
 
+    // A typed value as an error message quotes it: short, one line, valid UTF-8.
+    std::string shown(const std::string& value);
+
     // Parses "5ms" / "200us" / "1.5s" / "0.001" into seconds; throws usage_error.
     double parse_duration(const std::string& text);
 }

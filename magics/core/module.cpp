@@ -42,7 +42,12 @@ namespace
             catch (const gillab::usage_error& e)
             {
                 py::object usage_error = py::module_::import("IPython.core.error").attr("UsageError");
-                PyErr_SetString(usage_error.ptr(), e.what());
+                // Decoded leniently: a message that is not valid UTF-8 must
+                // not turn into an empty one.
+                const std::string message = e.what();
+                py::object text = py::reinterpret_steal<py::object>(
+                    PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()), "replace"));
+                PyErr_SetObject(usage_error.ptr(), text.ptr());
             }
         });
 

@@ -41,7 +41,7 @@ namespace gillab
             const std::string out_name = call.args.text("out", "");
             if (call.args.has("out") && !is_identifier(out_name))
             {
-                throw usage_error("%" + name + ": -o needs a Python variable name, got '" + out_name + "'");
+                throw usage_error("%" + name + ": -o needs a Python variable name, got " + shown(out_name));
             }
             py::object result = magic.wrap ? magic.wrap(magic.run(call)) : wrap_result(magic.run(call));
             if (!out_name.empty())

@@ -118,3 +118,16 @@ TEST(ArgParser, HelpListsEveryOption)
         EXPECT_NE(help.find(name), std::string::npos) << name;
     }
 }
+
+TEST(ArgParser, ErrorsQuoteAnyInputAsShortValidOneLineText)
+{
+    // 'x' then 2-byte characters: byte 40 falls inside one of them
+    std::string accented = "x";
+    for (int i = 0; i < 30; ++i) accented += "\xc3\xa9";
+    EXPECT_EQ(shown(accented), "'x" + accented.substr(1, 38) + "...'");
+    EXPECT_EQ(shown(std::string("a\0b", 3)), "'a\\x00b'");
+    EXPECT_EQ(shown("a\nb\x1b"), "'a b\\x1b'");
+    const std::string error = error_of([] { sample_parser().parse(std::string("--lock x y\0z", 12)); });
+    EXPECT_NE(error.find("'y\\x00z'"), std::string::npos) << error;
+    EXPECT_NE(error.find("usage: %sample"), std::string::npos) << error;
+}
