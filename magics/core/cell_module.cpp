@@ -18,6 +18,9 @@ try:
 except SyntaxError as error:
     from IPython.core.error import UsageError
     raise UsageError(f"%{magic}: the cell is not valid Python: {error.msg} (line {error.lineno})") from None
+except ValueError as error:  # a NUL byte in the cell
+    from IPython.core.error import UsageError
+    raise UsageError(f"%{magic}: the cell is not valid Python: {error}") from None
 defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
 if not defined & set(entry_points):
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
