@@ -27,9 +27,9 @@ APT_PACKAGES := \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
 	python3-matplotlib python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
-	chromium
+	chromium clang libclang-rt-14-dev valgrind
 
-.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test bench clean
+.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -77,7 +77,7 @@ client-test: build services-client lab-app
 grading-test: build
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/grading -q -rs
 
-test: unit-test kernel-test client-test grading-test
+test: unit-test kernel-test client-test grading-test fuzz-test soak-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \
@@ -95,6 +95,22 @@ $(LAB_BUILT): $(LAB_INSTALLED) $(LAB_SOURCES)
 	touch $@
 
 lab-app: $(LAB_BUILT)
+
+# libFuzzer targets (clang, a build of their own): each runs FUZZ_SECONDS.
+FUZZ_SECONDS ?= 10
+fuzz-test: deps
+	@if command -v clang++ >/dev/null; then \
+		CXX=clang++ cmake -S . -B build-fuzz -DGILLAB_FUZZ=ON -DGILLAB_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null && \
+		cmake --build build-fuzz -j2 && cd build-fuzz && ctest --output-on-failure; \
+	else echo "fuzz-test: no clang++, skipped"; fi
+
+# The soak at a reduced count; `make soak` runs the full 1,000 of each.
+SOAK_COUNT ?= 10
+soak-test: build
+	$(RUN_ENV) $(PYTHON) bench/soak --count $(SOAK_COUNT)
+
+soak: build
+	$(RUN_ENV) $(PYTHON) bench/soak --count 1000
 
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
@@ -123,4 +139,4 @@ classic: build
 		--notebook-dir=notebooks --NotebookApp.kernel_spec_manager_class=jupyter_client.kernelspec.KernelSpecManager
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) build-asan build-fuzz
