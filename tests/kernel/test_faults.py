@@ -90,7 +90,7 @@ def assert_clean_death_and_restart(kernel, execution_thread_result):
     assert wait_until(lambda: not kernel.manager.is_alive(), 10), "the kernel did not die"
     assert execution_thread_result["error"] is not None or execution_thread_result["reply"] is None
     kernel.manager.restart_kernel(now=True)
-    kernel.client.wait_for_ready(timeout=60)
+    kernel.wait_for_ready()
     assert kernel.pid != old_pid
     assert kernel.eval("1+1") == 2
 
