@@ -29,7 +29,7 @@ APT_PACKAGES := \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind
 
-.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak bench clean
+.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak sanitize bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -111,6 +111,24 @@ soak-test: build
 
 soak: build
 	$(RUN_ENV) $(PYTHON) bench/soak --count 1000
+
+# AddressSanitizer + UBSan build (build-asan): the unit tests and the kernel
+# smoke test under it, then valgrind memcheck over the unit tests of the
+# normal build. Not part of `make test` (see README, Hardening: minutes).
+# detect_leaks=0: the embedded CPython keeps its objects and arenas for the
+# process's life and xeus ends the kernel with exit(); LeakSanitizer's exit scan
+# reports all of that and takes so long that jupyter_client SIGTERMs the kernel
+# on shutdown. ASan's own errors (overflows, use-after-free) still abort. No
+# LD_PRELOAD is needed: the kernel binary itself links libasan first.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+sanitize: build
+	cmake -S . -B build-asan -DGILLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_INSTALL_PREFIX=$(CURDIR)/build-asan/prefix -DPython_EXECUTABLE=$(PYTHON) >/dev/null
+	cmake --build build-asan -j2
+	cmake --install build-asan >/dev/null
+	cd build-asan && env $(ASAN_ENV) ctest --output-on-failure
+	$(RUN_ENV) $(ASAN_ENV) GILLAB_BUILD_DIR=build-asan $(PYTHON) -m pytest -p no:cacheprovider tests/kernel/test_smoke.py -q -rs
+	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
