@@ -85,6 +85,8 @@ def split_cell(source, check=None):
         tree = ast.parse(source, "<race cell>")
     except SyntaxError as error:
         raise CellError("the cell does not parse: %s (line %s)" % (error.msg, error.lineno))
+    except ValueError as error:  # a NUL byte in the cell
+        raise CellError("the cell does not parse: %s" % error)
     if not tree.body:
         raise CellError("the cell is empty: write setup lines, then the statement to race "
                         "as the last line (e.g. counter = 0, then counter += 1)")
@@ -97,6 +99,8 @@ def split_cell(source, check=None):
         compile(check, "<race check>", "eval")
     except SyntaxError as error:
         raise CellError("the check %r is not an expression: %s" % (check, error.msg))
+    except ValueError as error:
+        raise CellError("the check %r is not an expression: %s" % (check, error))
     return {"setup": before, "statement": _segment(source, last), "check": check,
             "globals": _stored_names(last)}
 
