@@ -151,16 +151,18 @@ namespace gillab
 
     double parse_duration(const std::string& text)
     {
+        // Divide rather than multiply by 1e-6: 200 / 1e6 is the double nearest
+        // 0.0002, 200 * 1e-6 is not (and CPython would store 199 us).
         static const std::vector<std::pair<std::string, double>> units = {
-            {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
-        for (const auto& [suffix, scale] : units)
+            {"us", 1e6}, {"µs", 1e6}, {"ms", 1e3}, {"s", 1.0}};
+        for (const auto& [suffix, divisor] : units)
         {
             if (text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
             {
                 double value;
                 if (parse_double(text.substr(0, text.size() - suffix.size()), value))
                 {
-                    return value * scale;
+                    return value / divisor;
                 }
                 throw usage_error("bad duration " + shown(text) + "; accepted: a number with us, ms or s (5ms, 0.2ms, 1s) or plain seconds (0.005)");
             }
@@ -291,6 +293,37 @@ namespace gillab
             fail(name, it->second, range.str());
         }
         return value;
+    }
+
+    std::vector<double> parsed_args::durations(const std::string& name, const std::vector<double>& fallback,
+                                               double min, double max) const
+    {
+        auto it = m_values.find(name);
+        if (it == m_values.end())
+        {
+            return fallback;
+        }
+        std::ostringstream accepted;
+        accepted << "comma-separated durations from " << min * 1e3 << " ms to " << max * 1e3 << " ms, such as 5ms,1ms,0.2ms";
+        std::vector<double> values;
+        for (const std::string& part : split_commas(it->second))
+        {
+            double value = 0;
+            try
+            {
+                value = parse_duration(part);
+            }
+            catch (const usage_error&)
+            {
+                fail(name, part.empty() ? it->second : part, accepted.str());
+            }
+            if (value < min || value > max)
+            {
+                fail(name, part, accepted.str());
+            }
+            values.push_back(value);
+        }
+        return values;
     }
 
     std::vector<std::string> parsed_args::choices(const std::string& name, const std::vector<std::string>& fallback,

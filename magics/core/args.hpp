@@ -40,6 +40,9 @@ namespace gillab
                                                    long long min, long long max,
                                                    const std::vector<std::string>& words) const;
         double duration(const std::string& name, double fallback, double min, double max) const;
+        // Comma-separated durations ("5ms,1ms,0.2ms") -> seconds.
+        std::vector<double> durations(const std::string& name, const std::vector<double>& fallback,
+                                      double min, double max) const;
         // One of `accepted`, or several comma-separated when `many`.
         std::vector<std::string> choices(const std::string& name, const std::vector<std::string>& fallback,
                                          const std::vector<std::string>& accepted, bool many) const;

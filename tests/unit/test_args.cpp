@@ -98,6 +98,25 @@ TEST(ArgParser, ErrorsNameTheBadValueAndWhatIsAccepted)
     EXPECT_NE(error.find("from 1 to 64"), std::string::npos) << error;
 }
 
+TEST(ArgParser, DurationListsParseEachItemAndNameTheBadOne)
+{
+    parsed_args args = sample_parser().parse("--interval 5ms,1ms,0.2ms,0.001");
+    std::vector<double> seconds = args.durations("interval", {}, 1e-6, 1.0);
+    ASSERT_EQ(seconds.size(), 4u);
+    EXPECT_DOUBLE_EQ(seconds[0], 0.005);
+    EXPECT_DOUBLE_EQ(seconds[2], 0.0002);
+    EXPECT_DOUBLE_EQ(seconds[3], 0.001);
+    EXPECT_EQ(sample_parser().parse("").durations("interval", {0.005}, 1e-6, 1.0), std::vector<double>{0.005});
+
+    std::string error = error_of([] { sample_parser().parse("--interval 5ms,fast").durations("interval", {}, 1e-6, 1.0); });
+    EXPECT_NE(error.find("'fast'"), std::string::npos) << error;
+    EXPECT_NE(error.find("such as 5ms,1ms,0.2ms"), std::string::npos) << error;
+    error = error_of([] { sample_parser().parse("--interval 5ms,2s").durations("interval", {}, 1e-6, 1.0); });
+    EXPECT_NE(error.find("'2s'"), std::string::npos) << error;
+    error = error_of([] { sample_parser().parse("--interval 5ms,,1ms").durations("interval", {}, 1e-6, 1.0); });
+    EXPECT_NE(error.find("'5ms,,1ms'"), std::string::npos) << error;
+}
+
 TEST(ArgParser, ErrorsStayOneLine)
 {
     std::string error = error_of([&] { sample_parser().parse("--workers 'a\nb'").integers("workers", {}, 1, 64); });

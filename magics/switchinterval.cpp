@@ -1,0 +1,415 @@
+// %switchinterval: show or set sys.setswitchinterval, or measure it as a
+// latency dial: per interval, how late a probe thread gets the GIL while a
+// CPU-bound spinner holds it, and what the spinner pays for the hand-overs.
+// Reads as: parse -> measure -> result.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
+#include <pybind11_json/pybind11_json.hpp>
+
+#include "core/gil_probe.hpp"
+#include "core/interruptible.hpp"
+#include "core/progress.hpp"
+#include "core/registry.hpp"
+#include "core/spinner.hpp"
+#include "core/stats.hpp"
+#include "core/switch_interval.hpp"
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        constexpr double default_interval_s = 0.005;  // CPython's DEFAULT_INTERVAL
+        constexpr double settle_s = 0.05;             // after a change, before measuring
+
+        struct options
+        {
+            std::vector<double> intervals_s;
+            std::string probe;  // sleep | yield | none
+            std::string load;   // a spinner load or none
+            double every_s;
+            double duration_s;
+        };
+
+        // Published figures, quoted with the machine they were measured on.
+        struct published_figure
+        {
+            std::string probe;
+            double interval_s;
+            double median_ms;
+        };
+        const std::vector<published_figure> published = {
+            {"sleep", 0.005, 6.52}, {"sleep", 0.001, 1.52}, {"sleep", 0.0002, 0.52},
+            {"yield", 0.005, 5.279}, {"yield", 0.0005, 0.717},
+        };
+        const char* english_source = "published (sleep probe): 'The GIL is not a lock on your CPU', CPython 3.13.2 on "
+                                     "darwin, 12 cores: 6.52 / 1.52 / 0.52 ms late at 5 / 1 / 0.2 ms, spinner rate "
+                                     "1.00 / 1.05 / 1.06x.";
+        const char* russian_source = "published (time.sleep(0) probe): Russian GIL article, CPython 3.13.7, Linux x86_64, "
+                                     "2 cores: 5.279 ms at 5 ms, 0.717 ms at 0.5 ms.";
+        const char* long_c_source = "published (long C call): a big-int multiply made the time.sleep(0) probe 35x later at "
+                                    "the median and 76x the 5 ms interval (380 ms) at worst, interval unchanged "
+                                    "(CPython 3.13.7, Linux x86_64, 2 cores).";
+
+        std::optional<double> published_median(const std::string& probe, const std::string& load, double interval_s)
+        {
+            if (load != "python") return std::nullopt;
+            for (const published_figure& f : published)
+            {
+                if (f.probe == probe && std::fabs(f.interval_s - interval_s) < 1e-9) return f.median_ms;
+            }
+            return std::nullopt;
+        }
+
+        std::string interval_label(double seconds)
+        {
+            char text[32];
+            std::snprintf(text, sizeof text, "%g ms", seconds * 1e3);
+            return text;
+        }
+
+        // ---- parse ----------------------------------------------------------
+
+        arg_parser parser()
+        {
+            std::string loads;
+            for (const spinner_load& load : spinner_loads()) loads += "\n    " + load.name + ": " + load.step;
+            return arg_parser(
+                "switchinterval",
+                "Show, set or measure the GIL switch interval (sys.setswitchinterval).\n\n"
+                "  %switchinterval              the current interval\n"
+                "  %switchinterval 1ms          set it (also 0.2ms, 200us or plain seconds: 0.001)\n"
+                "  %switchinterval --sweep 5ms,1ms,0.2ms\n"
+                "                               measure each interval, then restore yours\n"
+                "\n"
+                "The sweep runs one CPU-bound spinner thread (--load) and a native probe thread that asks for\n"
+                "the GIL: --probe sleep wants to run every --every (1 ms), like a metrics or heartbeat thread;\n"
+                "--probe yield gives the GIL back and asks again at once, like a time.sleep(0) loop. Lateness\n"
+                "is how long after it wanted to run the probe got the GIL. Hand-overs are the probe's\n"
+                "acquisitions; the spinner's rate is shown against its rate at CPython's default 5 ms (measured\n"
+                "too when 5 ms is not in the sweep). Loads:" + loads + "\n"
+                "A long C call holds the GIL for its whole length whatever the interval; zlib releases it.\n"
+                "Your interval is restored after a sweep, also on error and interrupt.\n"
+                "The result object (-o NAME) has rows, runs, median(interval), p95(interval), worst(interval),\n"
+                "rate(interval), handovers(interval) and run(interval); intervals as '5ms' or seconds.",
+                {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
+                 {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
+                 {"load", 'l', "LOAD", "python, bigint, sorted, regex, zlib or none (default python)"},
+                 {"every", 0, "DURATION", "how often the sleep probe wants to run (default 1ms)"},
+                 {"duration", 'd', "DURATION", "measuring time per interval (default 1s)"},
+                 output_option()},
+                1, "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
+        }
+
+        options read_options(const parsed_args& args)
+        {
+            options o;
+            o.intervals_s = args.durations("sweep", {}, min_switch_interval_s, max_switch_interval_s);
+            o.probe = args.choices("probe", {"sleep"}, {"sleep", "yield", "none"}, false)[0];
+            std::vector<std::string> loads = spinner_load_names();
+            loads.push_back("none");
+            o.load = args.choices("load", {"python"}, loads, false)[0];
+            o.every_s = args.duration("every", 0.001, 20e-6, 1.0);
+            o.duration_s = args.duration("duration", 1.0, 0.01, 60.0);
+            if (o.probe == "none" && o.load == "none")
+                throw usage_error("%switchinterval: --probe none with --load none measures nothing");
+            return o;
+        }
+
+        // ---- measure --------------------------------------------------------
+
+        struct interval_run
+        {
+            double interval_s;
+            bool reference_only = false;  // measured for the rate baseline only
+            gil_probe_summary probe;
+            std::uint64_t steps = 0;
+            double window_s = 0;
+            double rate = std::nan("");  // spinner steps per second
+        };
+
+        void wait_for(double seconds)
+        {
+            const auto deadline = monotonic::now() + std::chrono::duration_cast<monotonic::duration>(
+                                                         std::chrono::duration<double>(seconds));
+            wait_interruptibly([deadline] { return monotonic::now() >= deadline; }, std::chrono::milliseconds(100));
+        }
+
+        std::size_t sample_capacity(const options& o, double interval_s)
+        {
+            const double every = o.probe == "yield" ? std::min(interval_s, 1e-4) : o.every_s;
+            return static_cast<std::size_t>(std::min(4e6, o.duration_s / every * 1.2 + 1000));
+        }
+
+        interval_run measure_one(double interval_s, const options& o, scoped_switch_interval& interval, spinner* load)
+        {
+            interval_run run;
+            run.interval_s = interval_s;
+            interval.set(interval_s);
+            wait_for(settle_s);
+            std::optional<gil_probe> probe;
+            if (o.probe != "none")
+            {
+                probe.emplace(o.probe == "yield" ? gil_probe::schedule::yield : gil_probe::schedule::periodic,
+                              o.every_s, sample_capacity(o, interval_s));
+            }
+            const std::uint64_t steps0 = load ? load->steps() : 0;
+            const auto start = monotonic::now();
+            if (probe) probe->start();
+            wait_for(o.duration_s);
+            if (probe) probe->stop();
+            run.window_s = seconds_between(start, monotonic::now());
+            if (load)
+            {
+                run.steps = load->steps() - steps0;
+                run.rate = static_cast<double>(run.steps) / run.window_s;
+            }
+            if (probe)
+            {
+                run.probe = probe->summarize();
+            }
+            return run;
+        }
+
+        std::vector<interval_run> measure_all(const options& o)
+        {
+            std::vector<double> plan = o.intervals_s;
+            const bool has_default = std::any_of(plan.begin(), plan.end(),
+                                                 [](double s) { return std::fabs(s - default_interval_s) < 1e-12; });
+            const bool want_reference = o.load != "none" && !has_default;
+            if (want_reference) plan.insert(plan.begin(), default_interval_s);
+
+            scoped_switch_interval interval;
+            progress_line progress("switchinterval");
+            std::optional<spinner> load;
+            if (o.load != "none")
+            {
+                progress.update("starting the " + o.load + " spinner");
+                load.emplace(o.load);
+            }
+            std::vector<interval_run> runs;
+            for (std::size_t i = 0; i < plan.size(); ++i)
+            {
+                progress.update("interval " + interval_label(plan[i]) + " (" + std::to_string(i + 1) + " of " +
+                                std::to_string(plan.size()) + ")");
+                runs.push_back(measure_one(plan[i], o, interval, load ? &*load : nullptr));
+                runs.back().reference_only = want_reference && i == 0;
+            }
+            if (load) load->stop();
+            progress.update("done; switch interval back to " + interval_label(interval.saved_s()));
+            return runs;
+        }
+
+        // ---- result ---------------------------------------------------------
+
+        nl::json number_or_null(double value)
+        {
+            return std::isfinite(value) ? nl::json(value) : nl::json(nullptr);
+        }
+
+        Cell number_or_blank(std::optional<double> value)
+        {
+            return value ? Cell{*value} : Cell{};
+        }
+
+        nl::json common_data(const options& o)
+        {
+            return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3},
+                    {"duration_s", o.duration_s},
+                    {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()},
+                    {"cpu_count", py::module_::import("os").attr("cpu_count")().cast<long long>()},
+                    {"restored_interval_ms", switch_interval_s() * 1e3}};
+        }
+
+        Result sweep_result(const std::vector<interval_run>& runs, const options& o)
+        {
+            Result result;
+            result.magic = "switchinterval";
+            const std::string probe_text = o.probe == "sleep" ? "a probe that wants the GIL every " + interval_label(o.every_s)
+                                         : o.probe == "yield" ? "a probe that re-asks at once (time.sleep(0) style)"
+                                                              : "no probe";
+            result.table.title = "switch interval sweep: " +
+                                 (o.load == "none" ? std::string("idle interpreter") : "one " + o.load + " spinner") +
+                                 ", " + probe_text;
+            result.table.columns = {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
+                                    {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
+                                    {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
+                                    {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
+                                    {"published", "published median", "ms"}};
+            double reference_rate = std::nan("");
+            for (const interval_run& run : runs)
+            {
+                if (std::fabs(run.interval_s - default_interval_s) < 1e-12) reference_rate = run.rate;
+            }
+            Chart chart;
+            chart.title = "How late the probe got the GIL, by switch interval";
+            chart.x_title = "switch interval";
+            chart.y_title = "lateness (ms)";
+            chart.series = {{"median", {}, {}}, {"p95", {}, {}}};
+            bool any_published = false;
+            ChartSeries published_series{"published median", {}, {}};
+            nl::json rows = nl::json::array();
+            for (const interval_run& run : runs)
+            {
+                const bool probed = o.probe != "none";
+                const double median = probed ? run.probe.lateness_ms.median : std::nan("");
+                const double p95 = probed ? run.probe.lateness_p95_ms : std::nan("");
+                const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
+                const double rate_x = run.rate / reference_rate;
+                const auto figure = published_median(o.probe, o.load, run.interval_s);
+                rows.push_back({{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
+                                {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
+                                {"median_ms", number_or_null(median)}, {"p95_ms", number_or_null(p95)},
+                                {"max_ms", number_or_null(worst)},
+                                {"median_over_interval", number_or_null(median / (run.interval_s * 1e3))},
+                                {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
+                                {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
+                                {"rate_vs_default", number_or_null(rate_x)},
+                                {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
+                                {"published_median_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
+                if (run.reference_only)
+                {
+                    result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");
+                }
+                result.table.rows.push_back({run.interval_s * 1e3, median, p95, worst, median / (run.interval_s * 1e3),
+                                             static_cast<std::int64_t>(run.probe.acquisitions),
+                                             o.load == "none" ? Cell{} : Cell{run.rate},
+                                             o.load == "none" ? Cell{} : Cell{rate_x}, number_or_blank(figure)});
+                const double x = static_cast<double>(chart.categories.size());
+                chart.categories.push_back(interval_label(run.interval_s));
+                chart.series[0].x.push_back(x);
+                chart.series[0].y.push_back(median);
+                chart.series[1].x.push_back(x);
+                chart.series[1].y.push_back(p95);
+                if (figure)
+                {
+                    any_published = true;
+                    published_series.x.push_back(x);
+                    published_series.y.push_back(*figure);
+                }
+            }
+            if (any_published) chart.series.push_back(published_series);
+            if (o.probe == "sleep") result.table.notes.push_back(english_source);
+            if (o.probe == "yield") result.table.notes.push_back(russian_source);
+            if (o.load != "python" && o.load != "none")
+            {
+                const spinner_load& load = find_spinner_load(o.load);
+                result.table.notes.push_back("load: " + load.step + (load.releases_gil
+                    ? "; it lets the probe in while it works."
+                    : "; no interval can cut it, so lateness follows its length, not the interval."));
+                if (o.load == "bigint") result.table.notes.push_back(long_c_source);
+            }
+            result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
+            if (o.probe != "none") result.chart = chart;
+            result.data = common_data(o);
+            result.data["mode"] = "sweep";
+            result.data["runs"] = rows;
+            result.data["intervals_ms"] = nl::json::array();
+            for (const interval_run& run : runs) result.data["intervals_ms"].push_back(run.interval_s * 1e3);
+            return result;
+        }
+
+        Result show_or_set(const parsed_args& args)
+        {
+            Result result;
+            result.magic = "switchinterval";
+            result.table.title = "GIL switch interval";
+            result.table.columns = {{"setting", "setting", ""}, {"value", "value", "ms"}, {"meaning", "meaning", ""}};
+            const double before = switch_interval_s();
+            result.data = {{"mode", "show"}, {"interval_s", before}, {"interval_ms", before * 1e3}};
+            if (!args.positionals().empty())
+            {
+                const std::string& text = args.positionals()[0];
+                double seconds = 0;
+                try
+                {
+                    seconds = parse_duration(text);
+                }
+                catch (const usage_error&)
+                {
+                    throw usage_error("%switchinterval: bad interval '" + text.substr(0, 40) +
+                                      "'; accepted: a duration such as 5ms, 0.2ms, 200us or seconds such as 0.001");
+                }
+                check_switch_interval(seconds, "%switchinterval");
+                py::module_::import("sys").attr("setswitchinterval")(seconds);
+                const double now = switch_interval_s();
+                result.table.rows.push_back({"previous", before * 1e3, "what it was"});
+                result.table.rows.push_back({"now", now * 1e3, "kept until you change it or restart the kernel"});
+                result.data = {{"mode", "set"}, {"interval_s", now}, {"interval_ms", now * 1e3},
+                               {"previous_ms", before * 1e3}};
+            }
+            else
+            {
+                result.table.rows.push_back({"current", before * 1e3,
+                                             "a thread that wants the GIL asks the holder to drop it after this long"});
+            }
+            result.table.notes.push_back("CPython's default is 5 ms; %switchinterval --sweep 5ms,1ms,0.2ms measures what "
+                                         "changing it does.");
+            return result;
+        }
+
+        Result measure(const magic_call& call)
+        {
+            const options o = read_options(call.args);
+            if (o.intervals_s.empty())
+            {
+                for (const char* name : {"probe", "load", "every", "duration"})
+                {
+                    if (call.args.has(name))
+                        throw usage_error(std::string("%switchinterval: --") + name + " applies to --sweep");
+                }
+                return show_or_set(call.args);
+            }
+            if (!call.args.positionals().empty())
+                throw usage_error("%switchinterval: give a value to set or --sweep to measure, not both");
+            return sweep_result(measure_all(o), o);
+        }
+    }
+
+    // The result object of %switchinterval: lookups by interval.
+    struct switchinterval_result : Result
+    {
+        explicit switchinterval_result(Result r) : Result(std::move(r)) {}
+
+        const nl::json& run(py::object interval) const
+        {
+            const double wanted_ms = (py::isinstance<py::str>(interval) ? parse_duration(interval.cast<std::string>())
+                                                                        : interval.cast<double>()) * 1e3;
+            const char* key = "runs";
+            if (!data.contains(key)) throw py::key_error("this result has no measurements (it only showed or set the interval)");
+            for (const nl::json& r : data[key])
+            {
+                if (std::fabs(r["interval_ms"].get<double>() - wanted_ms) < 1e-6) return r;
+            }
+            throw py::key_error("no measurement at " + interval_label(wanted_ms / 1e3));
+        }
+    };
+
+    void bind_switchinterval_result(py::module_& m)
+    {
+        auto field = [](const char* name)
+        {
+            return [name](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)[name]); };
+        };
+        py::class_<switchinterval_result, Result>(m, "SwitchintervalResult")
+            .def("median", field("median_ms"), "interval"_a, "median lateness in ms at one interval ('5ms' or seconds)")
+            .def("p95", field("p95_ms"), "interval"_a, "95th percentile lateness in ms")
+            .def("worst", field("max_ms"), "interval"_a, "largest lateness in ms")
+            .def("rate", field("spinner_rate"), "interval"_a, "the spinner's steps per second")
+            .def("handovers", field("handovers"), "interval"_a, "the probe's acquisitions of the GIL")
+            .def("run", [](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)); },
+                 "interval"_a, "everything measured at one interval, as a dict");
+    }
+
+    magic_definition switchinterval_magic()
+    {
+        return {"switchinterval", magic_kind::line, parser(), &measure,
+                [](Result r) { return py::cast(switchinterval_result(std::move(r))); }, &bind_switchinterval_result};
+    }
+}
