@@ -111,7 +111,7 @@ def test_start_and_stop_keep_a_probe_across_cells(kernel):
     assert kernel.eval("span.mode") == "span"
     assert kernel.eval("span.span_s") > 0.4
     assert kernel.eval("span.max_gil_wait_ms") > 1.0
-    assert kernel.eval("len(span.gil_waits())") > 50
+    assert kernel.eval("len(span.gil_waits())") > 10
 
 
 def test_no_probe_thread_outlives_stop(kernel):
