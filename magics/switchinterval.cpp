@@ -12,6 +12,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "core/gil_probe.hpp"
+#include "core/gil_timeline.hpp"
 #include "core/interruptible.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
@@ -35,6 +36,7 @@ namespace gillab
             std::string load;   // a spinner load or none
             double every_s;
             double duration_s;
+            bool timeline;
         };
 
         // Published figures, quoted with the machine they were measured on.
@@ -53,6 +55,7 @@ namespace gillab
                                      "1.00 / 1.05 / 1.06x.";
         const char* russian_source = "published (time.sleep(0) probe): Russian GIL article, CPython 3.13.7, Linux x86_64, "
                                      "2 cores: 5.279 ms at 5 ms, 0.717 ms at 0.5 ms.";
+        constexpr double published_median_slice_ms = 5.127;  // Russian article, ownership timeline at 5 ms
         const char* long_c_source = "published (long C call): a big-int multiply made the time.sleep(0) probe 35x later at "
                                     "the median and 76x the 5 ms interval (380 ms) at worst, interval unchanged "
                                     "(CPython 3.13.7, Linux x86_64, 2 cores).";
@@ -87,7 +90,7 @@ namespace gillab
                 "  %switchinterval 1ms          set it (also 0.2ms, 200us or plain seconds: 0.001)\n"
                 "  %switchinterval --sweep 5ms,1ms,0.2ms\n"
                 "                               measure each interval, then restore yours\n"
-                "\n"
+                "  %switchinterval --timeline   who held the GIL, slice by slice, over a short window\n\n"
                 "The sweep runs one CPU-bound spinner thread (--load) and a native probe thread that asks for\n"
                 "the GIL: --probe sleep wants to run every --every (1 ms), like a metrics or heartbeat thread;\n"
                 "--probe yield gives the GIL back and asks again at once, like a time.sleep(0) loop. Lateness\n"
@@ -95,14 +98,20 @@ namespace gillab
                 "acquisitions; the spinner's rate is shown against its rate at CPython's default 5 ms (measured\n"
                 "too when 5 ms is not in the sweep). Loads:" + loads + "\n"
                 "A long C call holds the GIL for its whole length whatever the interval; zlib releases it.\n"
-                "Your interval is restored after a sweep, also on error and interrupt.\n"
+                "--timeline runs two pure-Python threads that stamp the clock on every iteration: only the\n"
+                "GIL holder can stamp, so the stamps give the ownership slices (at the current interval, or\n"
+                "at each --sweep interval). A double slice (over 1.5x the interval) is a hand-over that\n"
+                "did not happen: the same thread got the GIL back.\n"
+                "Your interval is restored after a sweep or timeline, also on error and interrupt.\n"
                 "The result object (-o NAME) has rows, runs, median(interval), p95(interval), worst(interval),\n"
-                "rate(interval), handovers(interval) and run(interval); intervals as '5ms' or seconds.",
+                "rate(interval), handovers(interval), run(interval) and, after --timeline, slices(interval);\n"
+                "intervals as '5ms' or seconds.",
                 {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
                  {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
                  {"load", 'l', "LOAD", "python, bigint, sorted, regex, zlib or none (default python)"},
                  {"every", 0, "DURATION", "how often the sleep probe wants to run (default 1ms)"},
-                 {"duration", 'd', "DURATION", "measuring time per interval (default 1s)"},
+                 {"duration", 'd', "DURATION", "measuring time per interval (default 1s; --timeline 100ms, at most 1s)"},
+                 {"timeline", 't', "", "record which thread held the GIL, slice by slice"},
                  output_option()},
                 1, "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
         }
@@ -110,13 +119,20 @@ namespace gillab
         options read_options(const parsed_args& args)
         {
             options o;
+            o.timeline = args.has("timeline");
             o.intervals_s = args.durations("sweep", {}, min_switch_interval_s, max_switch_interval_s);
             o.probe = args.choices("probe", {"sleep"}, {"sleep", "yield", "none"}, false)[0];
             std::vector<std::string> loads = spinner_load_names();
             loads.push_back("none");
             o.load = args.choices("load", {"python"}, loads, false)[0];
             o.every_s = args.duration("every", 0.001, 20e-6, 1.0);
-            o.duration_s = args.duration("duration", 1.0, 0.01, 60.0);
+            o.duration_s = args.duration("duration", o.timeline ? 0.1 : 1.0, 0.01, o.timeline ? 1.0 : 60.0);
+            for (const char* name : {"probe", "load", "every"})
+            {
+                if (o.timeline && args.has(name))
+                    throw usage_error(std::string("%switchinterval: --timeline uses two pure-Python threads; --") + name +
+                                      " applies to --sweep only");
+            }
             if (o.probe == "none" && o.load == "none")
                 throw usage_error("%switchinterval: --probe none with --load none measures nothing");
             return o;
@@ -315,6 +331,68 @@ namespace gillab
             return result;
         }
 
+        Result timeline_result(const options& o)
+        {
+            const std::vector<double> plan = o.intervals_s.empty() ? std::vector<double>{switch_interval_s()} : o.intervals_s;
+            Result result;
+            result.magic = "switchinterval";
+            result.table.title = "GIL ownership over " + interval_label(o.duration_s) + ": two pure-Python threads taking turns";
+            result.table.columns = {{"interval", "interval", "ms"}, {"slices", "slices", ""},
+                                    {"median", "median slice", "ms"}, {"p95", "p95 slice", "ms"},
+                                    {"max", "longest slice", "ms"}, {"double", "double slices", ""},
+                                    {"published", "published median slice", "ms"}};
+            Chart chart;
+            chart.kind = Chart::Kind::lines;
+            chart.title = "Who held the GIL: each slice's length, in order";
+            chart.x_title = "time (ms)";
+            chart.y_title = "slice length (ms)";
+            nl::json timelines = nl::json::array();
+            {
+                scoped_switch_interval interval;
+                for (double interval_s : plan)
+                {
+                    interval.set(interval_s);
+                    const std::vector<gil_slice> slices = record_gil_ownership(o.duration_s);
+                    std::vector<double> lengths;
+                    nl::json segments = nl::json::array();
+                    ChartSeries series{interval_label(interval_s), {}, {}};
+                    for (const gil_slice& slice : slices)
+                    {
+                        lengths.push_back(slice.length_ms());
+                        segments.push_back({{"thread", slice.thread}, {"start_ms", slice.start_ms}, {"end_ms", slice.end_ms}});
+                        series.x.push_back(slice.start_ms);
+                        series.y.push_back(slice.length_ms());
+                    }
+                    chart.series.push_back(series);
+                    const double interval_ms = interval_s * 1e3;
+                    chart.rules.push_back({"interval " + interval_label(interval_s), interval_ms});
+                    const summary s = summarize(lengths);
+                    const double p95 = quantile(lengths, 0.95);
+                    const auto doubles = std::count_if(lengths.begin(), lengths.end(),
+                                                       [&](double length) { return length > 1.5 * interval_ms; });
+                    const std::optional<double> figure = std::fabs(interval_s - default_interval_s) < 1e-12
+                                                             ? std::optional<double>(published_median_slice_ms) : std::nullopt;
+                    result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
+                                                 s.max, static_cast<std::int64_t>(doubles), number_or_blank(figure)});
+                    timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths},
+                                         {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)},
+                                         {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles},
+                                         {"segments", segments},
+                                         {"published_median_slice_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
+                }
+            }
+            result.table.notes.push_back("a slice runs from a thread's first clock stamp to the other thread's first; a "
+                                         "double slice (over 1.5x the interval) is a hand-over that did not happen.");
+            result.table.notes.push_back("published: median slice 5.127 ms at 5 ms with one 10.3 ms double slice "
+                                         "(Russian GIL article, CPython 3.13.7, Linux x86_64, 2 cores).");
+            result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
+            result.chart = chart;
+            result.data = {{"mode", "timeline"}, {"duration_s", o.duration_s}, {"timelines", timelines},
+                           {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()},
+                           {"restored_interval_ms", switch_interval_s() * 1e3}};
+            return result;
+        }
+
         Result show_or_set(const parsed_args& args)
         {
             Result result;
@@ -357,6 +435,12 @@ namespace gillab
         Result measure(const magic_call& call)
         {
             const options o = read_options(call.args);
+            if (o.timeline)
+            {
+                if (!call.args.positionals().empty())
+                    throw usage_error("%switchinterval: give a value to set or --timeline to measure, not both");
+                return timeline_result(o);
+            }
             if (o.intervals_s.empty())
             {
                 for (const char* name : {"probe", "load", "every", "duration"})
@@ -381,7 +465,7 @@ namespace gillab
         {
             const double wanted_ms = (py::isinstance<py::str>(interval) ? parse_duration(interval.cast<std::string>())
                                                                         : interval.cast<double>()) * 1e3;
-            const char* key = "runs";
+            const char* key = data.contains("timelines") ? "timelines" : "runs";
             if (!data.contains(key)) throw py::key_error("this result has no measurements (it only showed or set the interval)");
             for (const nl::json& r : data[key])
             {
@@ -403,6 +487,7 @@ namespace gillab
             .def("worst", field("max_ms"), "interval"_a, "largest lateness in ms")
             .def("rate", field("spinner_rate"), "interval"_a, "the spinner's steps per second")
             .def("handovers", field("handovers"), "interval"_a, "the probe's acquisitions of the GIL")
+            .def("slices", field("slices"), "interval"_a, "GIL slice lengths in ms, in order (after --timeline)")
             .def("run", [](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)); },
                  "interval"_a, "everything measured at one interval, as a dict");
     }

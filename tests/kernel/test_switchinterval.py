@@ -61,6 +61,8 @@ def test_a_value_sets_the_interval(kernel, value, seconds):
     ("1ms --sweep 5ms", "not both"),
     ("--probe yield", "applies to --sweep"),
     ("--sweep 5ms --probe none --load none", "measures nothing"),
+    ("--timeline --load bigint", "two pure-Python threads"),
+    ("--timeline --duration 2s", "--duration"),
 ])
 def test_bad_input_is_a_one_line_error_and_changes_nothing(kernel, line, fragment):
     set_interval(kernel, 0.003)
@@ -176,4 +178,27 @@ def test_interrupt_stops_the_sweep_promptly_and_restores_everything(kernel, load
 def test_question_mark_shows_the_manual(kernel):
     result = kernel.ok("%switchinterval?")
     text = [p for p in result.reply["content"]["payload"] if p.get("source") == "page"][0]["data"]["text/plain"]
-    assert "--sweep" in text and "--probe" in text and "bigint" in text
+    assert "--sweep" in text and "--timeline" in text and "bigint" in text
+
+
+def test_timeline_shows_slices_of_about_the_interval(kernel):
+    set_interval(kernel, 0.005)
+    result = kernel.execute("%switchinterval --timeline --duration 300ms -o t", timeout=60)
+    assert result.status == "ok", result.reply["content"]
+    assert "image/png" in result.result_data() and "5.127" in result.value()
+    assert kernel.eval("t.mode") == "timeline"
+    slices = kernel.eval("t.slices('5ms')")
+    assert len(slices) >= 5
+    # upper quartile: OS preemption (2 busy cores) splits some slices, never lengthens a hand-over
+    upper = sorted(slices)[3 * len(slices) // 4]
+    assert 2.0 < upper < 30.0, upper
+    assert kernel.eval("{s['thread'] for s in t.run('5ms')['segments']}") == {0, 1}
+    assert interval(kernel) == pytest.approx(0.005)
+
+
+def test_timeline_slices_follow_the_interval(kernel):
+    result = kernel.execute("%switchinterval --timeline --sweep 20ms,1ms --duration 400ms -o t", timeout=60)
+    assert result.status == "ok", result.reply["content"]
+    assert len(kernel.eval("t.slices('1ms')")) > len(kernel.eval("t.slices('20ms')"))
+    assert kernel.eval("max(t.slices('20ms'))") > 10.0
+    assert interval(kernel) == pytest.approx(0.005)
