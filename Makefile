@@ -133,6 +133,7 @@ sanitize: build
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
+	$(RUN_ENV) $(PYTHON) bench/probe_overhead
 
 lab: build free-threaded-python lab-app
 ifeq ($(EXECUTE),1)
