@@ -38,6 +38,12 @@ for stale in os.listdir(tempfile.gettempdir()):
             import shutil; shutil.rmtree(path, ignore_errors=True)
         except OSError:
             pass
+# A job's traceback is shown after its module is gone, and showing it leaves
+# lazy linecache entries for that file: drop those of earlier calls here.
+import linecache
+for stale in [path for path in linecache.cache if os.path.basename(path).startswith("gillab_cell_")]:
+    if not os.path.exists(stale):
+        del linecache.cache[stale]
 folder = tempfile.mkdtemp(prefix=f"gillab-{os.getpid()}-")  # mkdtemp makes it 0700
 name = "gillab_cell_" + uuid.uuid4().hex[:12]
 with open(os.path.join(folder, name + ".py"), "w") as out:
@@ -66,6 +72,7 @@ import shutil, sys
 if folder in sys.path:
     sys.path.remove(folder)
 sys.modules.pop(name, None)
+sys.path_importer_cache.pop(folder, None)  # else one finder per magic call
 shutil.rmtree(folder, ignore_errors=True)
 )PY", scope);
         }

@@ -24,9 +24,13 @@ namespace gillab
 
     namespace
     {
-        bool is_identifier(const std::string& name)
+        // Dunder names (__builtins__, __name__) belong to the session itself:
+        // storing a result there breaks it.
+        bool is_result_variable_name(const std::string& name)
         {
-            return py::str(name).attr("isidentifier")().cast<bool>() &&
+            const bool dunder = name.size() > 4 && name.rfind("__", 0) == 0 &&
+                                name.compare(name.size() - 2, 2, "__") == 0;
+            return !dunder && py::str(name).attr("isidentifier")().cast<bool>() &&
                    !py::module_::import("keyword").attr("iskeyword")(name).cast<bool>();
         }
     }
@@ -42,9 +46,9 @@ namespace gillab
             }
             magic_call call{magic.parser.parse(line), std::move(cell), user_ns};
             const std::string out_name = call.args.text("out", "");
-            if (call.args.has("out") && !is_identifier(out_name))
+            if (call.args.has("out") && !is_result_variable_name(out_name))
             {
-                throw usage_error("%" + name + ": -o needs a Python variable name, got " + shown(out_name));
+                throw usage_error("%" + name + ": -o needs a Python variable name (not a keyword or a __dunder__), got " + shown(out_name));
             }
             py::object result = magic.wrap ? magic.wrap(magic.run(call)) : wrap_result(magic.run(call));
             if (!out_name.empty())

@@ -35,6 +35,24 @@ def test_bad_output_name_is_refused(kernel):
     assert "'1abc'" in result.reply["content"]["evalue"]
 
 
+def test_output_name_cannot_replace_the_sessions_own_dunders(kernel):
+    result = kernel.execute("%gilinfo -o __builtins__")
+    assert result.reply["content"]["ename"] == "UsageError"
+    assert kernel.eval("len('still works')") == 11
+
+
+def test_magic_calls_leave_no_import_or_line_caches_behind(kernel):
+    # One entry per call in these caches would grow a long session's memory.
+    kernel.ok("import linecache, re, sys\n"
+              "def cached(): return sum(bool(re.search(r'gillab-[0-9]+-|gillab_cell_', str(key)))\n"
+              "                      for key in [*sys.path_importer_cache, *linecache.cache])")
+    kernel.execute("%%gilbench --modes sequential --jobs 1 --repeats 1\nraise ValueError('job fails')")
+    before = kernel.eval("cached()")
+    for _ in range(3):
+        kernel.execute("%%gilbench --modes sequential --jobs 1 --repeats 1\nraise ValueError('job fails')")
+    assert kernel.eval("cached()") <= before
+
+
 def test_result_renders_as_one_bundle(kernel):
     data = kernel.ok("%gilinfo").result_data()
     assert {"text/plain", "text/html", "application/json"} <= set(data)
