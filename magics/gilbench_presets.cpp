@@ -128,9 +128,10 @@ namespace gillab
 
     std::string gilbench_presets_help()
     {
-        std::string out = "Presets: the course's published tables, one call each (`%gilbench --preset NAME`, with an\n"
-                          "empty cell: the preset's own job; the table gains the published figures and the fastest\n"
-                          "time physics allows). Options you add win over the preset's, e.g. `--repeats 5`.\n";
+        std::string out = "Presets: the course's published tables, one call each. The line form `%gilbench --preset NAME`\n"
+                          "runs the preset's own job; `%%gilbench --preset NAME` with a cell times your job instead.\n"
+                          "The table gains the published figures and the fastest time physics allows. Options you add\n"
+                          "win over the preset's, e.g. `--repeats 5`.\n";
         for (const gilbench_preset& preset : gilbench_presets())
         {
             out += "  %gilbench --preset " + preset.name + "\n      " + preset.summary + "\n      = " +
