@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/python_helpers.hpp"
 #include "core/gil_probe.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -145,16 +146,6 @@ def run_cell(source, namespace, every, warmup, slow):
     return {"ticks": ticks, "slow": capture.messages, **times}
 )PY";
 
-        py::dict& runner()
-        {
-            static py::dict* scope = nullptr;
-            if (scope == nullptr)
-            {
-                scope = new py::dict();  // lives as long as the interpreter
-                py::exec(runner_source, *scope);
-            }
-            return *scope;
-        }
 
         std::int64_t steady_ns(monotonic::time_point t)
         {
@@ -397,7 +388,7 @@ def run_cell(source, namespace, every, warmup, slow):
 
             gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
             probe.start();
-            py::dict outcome = runner()["run_cell"](*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
+            py::dict outcome = python_helpers(runner_source)["run_cell"](*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
             probe.stop();
 
             const std::int64_t origin = steady_ns(probe.started_at());

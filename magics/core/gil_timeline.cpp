@@ -1,4 +1,5 @@
 #include "gil_timeline.hpp"
+#include "python_helpers.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -45,16 +46,6 @@ def record(window_s, capacity):
     return opened, [stamps[k][:counts[k]] for k in range(2)]
 )PY";
 
-        py::dict& recorder()
-        {
-            static py::dict* scope = nullptr;
-            if (scope == nullptr)
-            {
-                scope = new py::dict();  // lives as long as the interpreter
-                py::exec(recorder_source, *scope);
-            }
-            return *scope;
-        }
 
         std::vector<std::int64_t> to_vector(py::handle stamps)
         {
@@ -67,7 +58,7 @@ def record(window_s, capacity):
     std::vector<gil_slice> record_gil_ownership(double window_s)
     {
         const auto capacity = static_cast<long long>(window_s * stamps_per_second) + 1000;
-        py::tuple recorded = recorder()["record"](window_s, capacity);
+        py::tuple recorded = python_helpers(recorder_source)["record"](window_s, capacity);
         const auto opened = recorded[0].cast<std::int64_t>();
         py::list per_thread = recorded[1];
         std::vector<std::pair<std::int64_t, int>> stamps;

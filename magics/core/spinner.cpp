@@ -1,4 +1,5 @@
 #include "spinner.hpp"
+#include "python_helpers.hpp"
 
 #include <pybind11/eval.h>
 
@@ -57,16 +58,6 @@ def start(load, state):
     return thread
 )PY";
 
-        py::dict& load_module()
-        {
-            static py::dict* scope = nullptr;
-            if (scope == nullptr)
-            {
-                scope = new py::dict();  // lives as long as the interpreter
-                py::exec(load_source, *scope);
-            }
-            return *scope;
-        }
     }
 
     const std::vector<spinner_load>& spinner_loads()
@@ -103,7 +94,7 @@ def start(load, state):
         m_state = py::list();
         m_state.append(true);
         m_state.append(0);
-        m_thread = load_module()["start"](load, m_state);
+        m_thread = python_helpers(load_source)["start"](load, m_state);
     }
 
     spinner::~spinner()
