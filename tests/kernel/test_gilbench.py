@@ -58,13 +58,20 @@ def test_processes_beat_threads_on_cpu_bound_work(kernel):
     # plain processes can't run in parallel either and the test proves nothing.
     if spin_seconds(2) > 1.5 * spin_seconds(1):
         pytest.skip("two plain processes do not run in parallel on this machine right now")
-    result = gilbench(kernel, "--modes threads,processes --workers 2 --jobs 8 --repeats 3 --startup apart -o r",
-                      CPU_JOB.replace("400_000", "1_000_000"))
-    assert result.status == "ok", result.reply["content"]
-    threads, processes = kernel.eval("r.wall('threads', 2), r.wall('processes', 2)")
-    assert processes < threads * 0.85, (threads, processes)
-    # threads hold one core between them; processes use more than one
-    assert kernel.eval("r.cpu('processes', 2) / r.wall('processes', 2)") > 1.2
+    # A neighbour that takes a core for a moment can blur one measurement, so
+    # the direction must show in one of three (each is 3 repeats already).
+    attempts = []
+    for _ in range(3):
+        result = gilbench(kernel, "--modes threads,processes --workers 2 --jobs 8 --repeats 3 --startup apart -o r",
+                          CPU_JOB.replace("400_000", "1_000_000"))
+        assert result.status == "ok", result.reply["content"]
+        # threads hold one core between them; processes use more than one
+        threads, processes, cores_used = kernel.eval(
+            "r.wall('threads', 2), r.wall('processes', 2), r.cpu('processes', 2) / r.wall('processes', 2)")
+        attempts.append((threads, processes, cores_used))
+        if processes < threads * 0.85 and cores_used > 1.2:
+            return
+    pytest.fail(f"processes never beat threads clearly (threads s, processes s, cores used): {attempts}")
 
 
 def test_threads_beat_sequential_on_sleeps(kernel):
