@@ -9,6 +9,20 @@ namespace gillab
         const char* gil_waits = "\"the thread waits as long as you asked\" (course, Russian article): CPython 3.13.7, "
                                 "Linux x86_64, 2 cores";
 
+        // sha256 of 16 MiB in updates of one chunk size: the two hashlib presets
+        // differ only in which side of the GIL-release threshold it is.
+        std::string hashlib_job(const std::string& chunk_line)
+        {
+            return "import hashlib, random\n"
+                   "DATA = memoryview(random.Random(0).randbytes(16 * 2**20))\n"
+                   "CHUNK = " + chunk_line + "\n"
+                   "def job(i):\n"
+                   "    h = hashlib.sha256()\n"
+                   "    for start in range(0, len(DATA), CHUNK):\n"
+                   "        h.update(DATA[start:start + CHUNK])\n"
+                   "    return h.hexdigest()\n";
+        }
+
         std::vector<gilbench_preset> make_presets()
         {
             return {
@@ -68,27 +82,13 @@ namespace gillab
                  {}, true},
                 {"hashlib-small", "sha256 of 16 MiB in 1 KiB updates at 1/2 threads: below hashlib's 2048-byte "
                                   "threshold the GIL stays held",
-                 "import hashlib, random\n"
-                 "DATA = memoryview(random.Random(0).randbytes(16 * 2**20))\n"
-                 "CHUNK = 1024  # below HASHLIB_GIL_MINSIZE (2048): hashed with the GIL held\n"
-                 "def job(i):\n"
-                 "    h = hashlib.sha256()\n"
-                 "    for start in range(0, len(DATA), CHUNK):\n"
-                 "        h.update(DATA[start:start + CHUNK])\n"
-                 "    return h.hexdigest()\n",
+                 hashlib_job("1024  # below HASHLIB_GIL_MINSIZE (2048): hashed with the GIL held"),
                  "--modes sequential,threads --workers 1,2 --jobs 1 --scaling weak --repeats 5 --warmup 1",
                  std::string(gil_waits) + "; the threshold is HASHLIB_GIL_MINSIZE = 2048 bytes per call "
                                           "(no timings published)",
                  {}, {}, true},
                 {"hashlib-large", "the same with 64 KiB updates: above the threshold hashlib releases the GIL",
-                 "import hashlib, random\n"
-                 "DATA = memoryview(random.Random(0).randbytes(16 * 2**20))\n"
-                 "CHUNK = 65536  # above HASHLIB_GIL_MINSIZE (2048): hashed without the GIL\n"
-                 "def job(i):\n"
-                 "    h = hashlib.sha256()\n"
-                 "    for start in range(0, len(DATA), CHUNK):\n"
-                 "        h.update(DATA[start:start + CHUNK])\n"
-                 "    return h.hexdigest()\n",
+                 hashlib_job("65536  # above HASHLIB_GIL_MINSIZE (2048): hashed without the GIL"),
                  "--modes sequential,threads --workers 1,2 --jobs 1 --scaling weak --repeats 5 --warmup 1",
                  std::string(gil_waits) + "; the threshold is HASHLIB_GIL_MINSIZE = 2048 bytes per call "
                                           "(no timings published)",
