@@ -14,8 +14,7 @@ deserialized.
 
 import json
 import os
-import shutil
-import tempfile
+import sys
 import time
 import uuid
 
@@ -25,9 +24,8 @@ from jupyter_client import KernelManager
 from jupyter_client.kernelspec import NoSuchKernel
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GILLAB_JUPYTER_PATH = os.path.join(REPO, "build", "prefix", "share", "jupyter")
-SYSTEM_PYTHON = "/usr/bin/python3"
-FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+from loopback import JUPYTER_DIR as GILLAB_JUPYTER_PATH, SYSTEM_PYTHON, clean_path, reap, remove, temp_base  # noqa: E402
 
 # libzmq retries a refused TCP connect after RECONNECT_IVL..2*RECONNECT_IVL ms
 # (100-200 ms by default). While a kernel is still binding its ports, that
@@ -37,13 +35,6 @@ RECONNECT_IVL_MS = 2
 
 class KernelError(RuntimeError):
     """A kernel did not start, answer or behave as the protocol requires."""
-
-
-def clean_path():
-    """The caller's PATH without pyenv (its python3 lacks the Jupyter stack)."""
-    parts = [p for p in os.environ.get("PATH", "").split(os.pathsep)
-             if p and ".pyenv" not in p]
-    return os.pathsep.join(parts) or FALLBACK_PATH
 
 
 def now():
@@ -60,7 +51,7 @@ class BenchEnv:
         self._saved_environ = None
 
     def __enter__(self):
-        self.tmp = tempfile.mkdtemp(prefix="gillab-bench-")
+        self.tmp = temp_base("gillab-bench-")
         try:
             self._setup()
         except BaseException:
@@ -142,7 +133,7 @@ class BenchEnv:
                     os.environ[key] = value
             self._saved_environ = None
         if self.tmp is not None:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+            remove(self.tmp)
             self.tmp = None
 
 
@@ -327,10 +318,10 @@ class Kernel:
         try:
             self.km.shutdown_kernel(now=False)
         finally:
-            # Read before _reap: once psutil reaps the child, Popen cannot
+            # Read before reap: once psutil reaps the child, Popen cannot
             # learn its real exit status any more.
             self.exit_code = self.popen.poll()
-            self._reap(procs)
+            reap(procs)
         return self.exit_code
 
     def kill(self):
@@ -343,20 +334,10 @@ class Kernel:
                 self.km.shutdown_kernel(now=True)
             except Exception:
                 pass
-        self._reap(procs)
+        reap(procs)
         try:
             self.km.cleanup_resources()
         except Exception:
             pass
         if os.path.exists(self.km.connection_file):
             os.remove(self.km.connection_file)
-
-    @staticmethod
-    def _reap(procs):
-        _, alive = psutil.wait_procs(procs, timeout=2)
-        for p in alive:
-            try:
-                p.kill()
-            except psutil.NoSuchProcess:
-                pass
-        psutil.wait_procs(alive, timeout=2)

@@ -12,6 +12,7 @@ import pytest
 import browsers
 from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missing, read_notebook,
                       write_smoke_notebook)
+from loopback import JupyterServer
 
 LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 
@@ -38,19 +39,19 @@ def require(kind):
 
 @pytest.fixture
 def start_server():
-    """start_server("lab" | "classic", env={...}) -> Server; nothing is left after the test."""
+    """start_server("lab" | "classic", env={...}) -> JupyterServer; nothing is left after the test."""
     started = []
 
     def start(kind, env=None):
         try:
-            server, base = browsers.start(kind, env)
+            server = JupyterServer(kind, env)
         except RuntimeError as error:
             pytest.fail(str(error))
-        started.append((server, base))
+        started.append(server)
         return server
 
     yield start
-    leftovers = [pid for server, base in started for pid in browsers.stop(server, base)]
+    leftovers = [pid for server in started for pid in server.stop()]
     assert not leftovers, f"processes left behind after the servers stopped: {leftovers}"
 
 
@@ -100,7 +101,7 @@ def test_magics_render_table_chart_and_progress_and_are_saved(kind, start_server
     server = start_server(kind)
     write_smoke_notebook(os.path.join(server.root, "magics.ipynb"))
 
-    report = server.drive("magics.ipynb", timeout=180)
+    report = browsers.drive(server, "magics.ipynb", timeout=180)
 
     saved = read_notebook(server, "magics.ipynb")
     code = [c for c in saved.cells if c.cell_type == "code"]
@@ -137,7 +138,7 @@ def test_first_lecture_runs_in_lab_with_every_magic_rendered(start_server):
     server = start_server("lab", env={"GILLAB_QUICK": "1"})
     shutil.copy(LECTURES[0], os.path.join(server.root, lecture))
 
-    report = server.drive(lecture, timeout=420)
+    report = browsers.drive(server, lecture, timeout=420)
 
     saved = read_notebook(server, lecture)
     code = [c for c in saved.cells if c.cell_type == "code"]

@@ -20,9 +20,9 @@ import uuid
 
 import nbformat
 import pytest
-import websocket
 
-from loopback import JUPYTER_DIR, REPO, ServerProcess, free_port, jupyter_env, remove, temp_base
+from loopback import (JUPYTER_DIR, REPO, KernelChannels, ServerProcess, api_request, free_port, jupyter_env, remove,
+                      temp_base)
 
 STUDENTS = ("student1", "student2")
 PASSWORD = "course-password"
@@ -66,14 +66,7 @@ class Hub:
         self.url, self.base = url, base
 
     def request(self, path, method="GET", body=None, token=None):
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"token {token}"
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
-        with urllib.request.urlopen(request, timeout=30) as response:
-            text = response.read()
-            return response.status, (json.loads(text) if text else None)
+        return api_request(self.url + path, token, method, body)
 
     def log_in(self, name):
         """The student's username and password for an API token of their own."""
@@ -146,41 +139,6 @@ def hub():
         leftovers = process.stop() if process else []
         remove(base)
     assert not leftovers, f"processes left behind: {leftovers}"
-
-
-class KernelChannels:
-    """The kernel websocket of a single-user server, seen through the hub's proxy."""
-
-    def __init__(self, ws_url, token):
-        self.ws = websocket.create_connection(ws_url, header=[f"Authorization: token {token}"], timeout=60)
-        self.session = uuid.uuid4().hex
-
-    def execute(self, code, timeout=120):
-        msg_id = uuid.uuid4().hex
-        self.ws.send(json.dumps({
-            "header": {"msg_id": msg_id, "msg_type": "execute_request", "session": self.session,
-                       "username": "student", "version": "5.3", "date": ""},
-            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-            "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-                        "allow_stdin": False, "stop_on_error": True},
-        }))
-        messages, reply, idle = [], None, False
-        deadline = time.monotonic() + timeout
-        while reply is None or not idle:
-            assert time.monotonic() < deadline, f"no reply and idle for {code!r} within {timeout} s"
-            msg = json.loads(self.ws.recv())
-            if msg.get("parent_header", {}).get("msg_id") != msg_id:
-                continue
-            if msg["msg_type"] == "execute_reply":
-                reply = msg["content"]
-            elif msg["msg_type"] == "status":
-                idle = msg["content"]["execution_state"] == "idle"
-            else:
-                messages.append(msg)
-        return reply, messages
-
-    def close(self):
-        self.ws.close()
 
 
 def start_kernel(hub, server_url, token):

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from loopback import ServerProcess, free_port, jupyter_env, remove, temp_base
+from loopback import JupyterServer
 
 SERVICES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "services")
 DRIVER = os.path.join(SERVICES_DIR, "drive_kernel.js")
@@ -31,28 +31,18 @@ def jupyter_server():
     reason = node_unavailable()
     if reason:
         pytest.skip(reason)
-    base = temp_base("gillab-services-")
-    root = os.path.join(base, "root")
-    os.makedirs(root)
-    port, token = free_port(), "gillab-services-test"
-    server = ServerProcess("jupyter_server", [
-        "/usr/bin/python3", "-m", "jupyter_server", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
-        "--no-browser", "--allow-root", f"--ServerApp.token={token}", f"--ServerApp.root_dir={root}",
-    ], jupyter_env(base), cwd=root)
-    url = f"http://127.0.0.1:{port}/"
+    server = JupyterServer("server")
     try:
-        server.wait_for_http(f"{url}api/status", headers={"Authorization": f"token {token}"})
-        yield {"baseUrl": url, "token": token, "env": jupyter_env(base)}
+        yield server
     finally:
         leftovers = server.stop()
-        remove(base)
     assert not leftovers, f"processes left behind: {leftovers}"
 
 
 def drive(server, cells, interrupt_cell=None, timeout=180):
-    job = {"baseUrl": server["baseUrl"], "token": server["token"], "kernel": "gillab",
+    job = {"baseUrl": server.url, "token": server.token, "kernel": "gillab",
            "cells": cells, "interruptCell": interrupt_cell}
-    process = subprocess.run(["node", DRIVER, json.dumps(job)], cwd=SERVICES_DIR, env=server["env"],
+    process = subprocess.run(["node", DRIVER, json.dumps(job)], cwd=SERVICES_DIR, env=server.env,
                              capture_output=True, text=True, timeout=timeout)
     assert process.returncode == 0, process.stderr[-4000:]
     return json.loads(process.stdout.strip().splitlines()[-1])
