@@ -29,7 +29,7 @@ APT_PACKAGES := \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind
 
-.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak sanitize bench clean
+.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -134,6 +134,12 @@ bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 	$(RUN_ENV) $(PYTHON) bench/probe_overhead
+	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
+
+# 20 kernels at once through one jupyter_server; the suite's tests/clients/test_load.py runs 6.
+LOAD_KERNELS ?= 20
+load: build
+	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
 lab: build free-threaded-python lab-app
 ifeq ($(EXECUTE),1)
