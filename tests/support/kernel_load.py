@@ -1,5 +1,6 @@
 """Many gillab kernels started and driven at once through one Jupyter server's REST and websocket
-API, then shut down one by one, with what each left behind. tests/clients/test_load.py runs a few;
+API (a small %%gilbench each, then a cell that leaves a child process running), then shut down one
+by one, with what each left behind. tests/clients/test_load.py runs a few;
 bench/load runs 20 and prints the table."""
 
 import os
@@ -14,6 +15,8 @@ from loopback import descendants
 # A %%gilbench small enough for many kernels on two cores: two sleeping jobs, twice.
 GILBENCH_CELL = ("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0\n"
                  "import time\ndef job(i):\n    time.sleep(0.01)\n    return i\n")
+# A child process a student's cell left running: the kernel's shutdown must not leave it behind.
+CHILD_CELL = "import subprocess\n_left_running = subprocess.Popen(['sleep', '600'])\n_left_running.pid"
 # jupyter_client logs this (at DEBUG) when a kernel outlived the shutdown_request and was signalled.
 FORCED_SHUTDOWN = "Kernel is taking too long to finish"
 KERNEL_STARTING = "Starting kernel: "  # a DEBUG line of every start
@@ -29,15 +32,16 @@ class KernelRun:
     result_s: float = None       # execute_request -> execute_reply and idle, the result received
     answered: bool = False       # an ok reply with the %%gilbench result, nothing on stderr
     error: str = None
+    child_pid: int = None        # what CHILD_CELL started
     children: list = field(default_factory=list)  # the kernel's live descendants before shutdown
     shutdown_s: float = None     # DELETE api/kernels/ID
-    exited: bool = None          # the kernel process and its descendants were gone after the DELETE
+    left: list = None            # pids of the kernel and its descendants still alive after the DELETE
     forced: bool = None          # the server had to signal it
     connection_file_left: bool = None
 
     @property
     def clean_shutdown(self):
-        return bool(self.exited and self.forced is False and not self.connection_file_left)
+        return self.pid is not None and self.left == [] and self.forced is False and not self.connection_file_left
 
 
 @dataclass
@@ -71,6 +75,7 @@ def _drive(server, run, cell, barrier, timeout):
             sent = time.monotonic()
             reply, messages = channels.execute(cell, timeout)
             run.result_s = time.monotonic() - sent
+            child_reply, child_messages = channels.execute(CHILD_CELL, timeout)
         finally:
             channels.close()
         results = [m["content"]["data"] for m in messages if m["msg_type"] == "execute_result"]
@@ -81,22 +86,29 @@ def _drive(server, run, cell, barrier, timeout):
                         and bool(results[0]["application/json"].get("rows")))
         if not run.answered:
             run.error = f"reply {reply['status']} {reply.get('evalue', '')!r}, stderr {stderr[:200]!r}"
+        elif child_reply["status"] == "ok":
+            run.child_pid = int(next(m["content"]["data"]["text/plain"] for m in child_messages
+                                     if m["msg_type"] == "execute_result"))
+        else:
+            run.error = f"{CHILD_CELL!r}: {child_reply.get('evalue')!r}"
     except Exception as error:  # reported per kernel; the others go on
         run.error = f"{type(error).__name__}: {error}"
 
 
-def _gone(pids, timeout):
+def _alive_after(processes, timeout):
+    """Those of processes (psutil.Process, so a reused pid is not mistaken for them) still running
+    after up to timeout seconds."""
     deadline = time.monotonic() + timeout
     while True:
         alive = []
-        for pid in pids:
+        for p in processes:
             try:
-                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                    alive.append(pid)
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p.pid)
             except psutil.NoSuchProcess:
                 pass
         if not alive or time.monotonic() > deadline:
-            return not alive
+            return alive
         time.sleep(0.1)
 
 
@@ -107,7 +119,9 @@ def _listing(server):
 
 def _shut_down(server, run, timeout):
     connection_file = os.path.join(server.runtime_dir, f"kernel-{run.kernel_id}.json")
-    run.children = [p.pid for p in descendants(run.pid)] if run.pid else []
+    kernel = [psutil.Process(run.pid)] if run.pid and psutil.pid_exists(run.pid) else []
+    children = descendants(run.pid) if run.pid else []
+    run.children = [p.pid for p in children]
     with open(server.process.log_path) as log:
         log.seek(0, os.SEEK_END)
         started = time.monotonic()
@@ -116,7 +130,7 @@ def _shut_down(server, run, timeout):
         except OSError as error:
             run.error = run.error or f"DELETE failed: {error}"
         run.shutdown_s = time.monotonic() - started
-        run.exited = _gone([p for p in [run.pid, *run.children] if p], timeout=5)
+        run.left = _alive_after(kernel + children, timeout=5)
         run.forced = FORCED_SHUTDOWN in log.read()
     run.connection_file_left = os.path.exists(connection_file)
 
