@@ -4,6 +4,7 @@ stderr, its nbgrader metadata is what nbgrader accepts, and gillab-grade gives
 the solutions every point and the released student version none."""
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -29,6 +30,56 @@ def nbgrader(cell):
 @pytest.fixture(params=NOTEBOOKS, ids=os.path.basename)
 def notebook_path(request):
     return request.param
+
+
+# Facts a lecture's measurements must show, printed by one cell appended after its last cell (in the
+# same kernel, so it reads the lecture's own result objects).
+FACTS_MARK = "LECTURE-FACTS "
+FACTS_CELLS = {
+    "06-the-dial-and-beyond.ipynb": """
+import json as _json
+_facts = {"numpy": numpy is not None, "free": FREE is not None, "default": DEFAULT is not None}
+if numpy_runs:
+    _facts["numpy_x2"] = {name: best_speedup(run, "threads", 2) for name, run in numpy_runs.items()}
+    _facts["numpy_alone_cores"] = {name: cores_alone(run) for name, run in numpy_runs.items()}
+    _facts["numpy_threads_cores"] = {name: max(r["cores_used"] for r in run.rows if r["mode"] == "threads")
+                                     for name, run in numpy_runs.items()}
+    _facts["blas_cores"] = (blas_threads.get("defaults") or {}).get("cores")
+    _facts["zlib_x2"] = best_speedup(zlib_run, "threads", 2)
+if FREE:
+    _facts["race"] = {label: {mode: [int(n) for n in free_race.lost(mode, python=python)] for mode in ("unlocked", "lock")}
+                      for label, python in (("default", DEFAULT), ("free", FREE)) if python}
+    _facts.update(turns=turns, single_thread=single_thread, ownership=ownership,
+                  scaling={row["label"]: row for row in free_threading})
+print("LECTURE-FACTS " + _json.dumps(_facts))
+""",
+}
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=os.path.basename)
+def executed(request, tmp_path_factory):
+    """The lecture run once in quick mode, with its facts cell (if any) appended."""
+    nb = nbformat.read(request.param, as_version=4)
+    facts_cell = FACTS_CELLS.get(os.path.basename(request.param))
+    if facts_cell:
+        nb.cells.append(nbformat.v4.new_code_cell(facts_cell))
+    previous = os.environ.get("GILLAB_QUICK")
+    os.environ["GILLAB_QUICK"] = "1"
+    try:
+        client = NotebookClient(nb, kernel_name="gillab", timeout=300, allow_errors=True,
+                                resources={"metadata": {"path": str(tmp_path_factory.mktemp("lecture"))}})
+        client.execute()
+    finally:
+        if previous is None:
+            del os.environ["GILLAB_QUICK"]
+        else:
+            os.environ["GILLAB_QUICK"] = previous
+    facts = None
+    if facts_cell:
+        printed = "".join(o.get("text", "") for o in nb.cells.pop().outputs if o.output_type == "stream")
+        line = next((l for l in printed.splitlines() if l.startswith(FACTS_MARK)), None)
+        facts = json.loads(line[len(FACTS_MARK):]) if line else {"missing": printed}
+    return os.path.basename(request.param), nb, facts
 
 
 def test_there_are_lectures():
@@ -64,12 +115,8 @@ def test_nbgrader_metadata_is_valid(notebook_path):
     assert 2 <= kinds["grade"] <= 4 and kinds["solution"] >= kinds["grade"], kinds
 
 
-def test_notebook_runs_clean_in_quick_mode(notebook_path, tmp_path, monkeypatch):
-    monkeypatch.setenv("GILLAB_QUICK", "1")
-    nb = nbformat.read(notebook_path, as_version=4)
-    client = NotebookClient(nb, kernel_name="gillab", timeout=300, allow_errors=True,
-                            resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
+def test_notebook_runs_clean_in_quick_mode(executed):
+    _, nb, _ = executed
     problems = []
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
@@ -106,3 +153,43 @@ def test_solutions_earn_every_point_and_the_student_version_none(notebook_path, 
         pytest.fail("gillab-grade check ran past 900 s:\n" + stdout + stderr)
     assert grader.returncode == 0, stdout + stderr
     assert ": ok" in stdout, stdout
+
+
+def test_lecture_6_measurements_show_what_it_teaches(executed):
+    name, _, facts = executed
+    if name != "06-the-dial-and-beyond.ipynb":
+        pytest.skip("facts checked for lecture 6 only")
+    assert "missing" not in facts, facts
+    # NumPy is in the course's packages: float loops release the GIL, so two threads do more work per
+    # second than one, while dtype=object holds it. A matrix product gains from threads only when the
+    # BLAS is single-threaded.
+    assert facts["numpy"], "python3-numpy is one of the Makefile's APT_PACKAGES"
+    assert facts["blas_cores"] is not None, "one matrix product in a child process must answer"
+    # dtype=object holds the GIL: its threads never keep much more than one core busy, however loaded
+    # the machine is (the cap is structural).
+    assert facts["numpy_threads_cores"]["objects"] < 1.3, facts
+    # The speed-ups need two free cores to show, and a machine shared with other builds often has
+    # none to give (the lecture then prints a busy-machine note). So they are checked only when, in the
+    # same run, zlib (which releases the GIL) scaled and one NumPy job alone got most of a core.
+    x2, alone = facts["numpy_x2"], facts["numpy_alone_cores"]
+    if facts["zlib_x2"] > 1.5 and alone["floats"] >= 0.7:
+        assert x2["floats"] > 1.2, facts
+        assert x2["objects"] < x2["floats"], facts
+        if alone["matmul"] >= 0.7 and facts["blas_cores"] < 1.3:  # a single-threaded BLAS leaves cores to threads
+            assert x2["matmul"] > 1.2, facts
+    if not facts["free"]:
+        pytest.skip("no free-threaded build on this machine (make free-threaded-python)")
+    # No GIL: the race loses updates, a lock still prevents it in both builds.
+    assert any(n > 0 for n in facts["race"]["free"]["unlocked"]), facts["race"]
+    assert all(n == 0 for build in facts["race"].values() for n in build["lock"]), facts["race"]
+    # No GIL, no turn: the yielding probe does not queue for the 5 ms interval (when both its threads
+    # had a core; otherwise the operating system's queue is what it measures).
+    free_turns = facts["turns"]["free-threaded"]["5ms"]
+    if free_turns["cores"] >= 1.5:
+        assert free_turns["median_ms"] < 2.5, facts["turns"]
+    # One thread pays for free threading on at least one tight loop (calls lose specialization in 3.13).
+    if facts["default"]:
+        assert any(t["free-threaded"] > t["default"] for t in facts["single_thread"].values()), facts["single_thread"]
+        assert set(facts["ownership"]) == {"default build", "free-threaded"}, facts["ownership"]
+    assert {"free-threaded", "free-threaded, PYTHON_GIL=1"} <= set(facts["scaling"]), facts["scaling"]
+    assert facts["scaling"]["free-threaded"]["gil"] is False and facts["scaling"]["free-threaded, PYTHON_GIL=1"]["gil"] is True
