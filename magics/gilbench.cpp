@@ -20,7 +20,7 @@
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "core/thread_pool.hpp"
-#include "gilbench_presets.hpp"
+#include "gilbench.hpp"
 
 namespace gillab
 {
@@ -41,30 +41,10 @@ namespace gillab
         // A job that blocks the event loop gets past asyncio's own timeout.
         constexpr double blocked_loop_grace_s = 0.25;
 
-        struct options
-        {
-            std::vector<std::string> modes;
-            std::vector<std::string> worker_specs;  // as typed: "4", "default", "per-job"
-            std::vector<long long> jobs;            // one table block per count
-            long long repeats;
-            long long warmup;
-            bool weak_scaling;
-            std::string start_method;
-            bool startup_included;
-            double budget_s;
-            bool memory;
-            const gilbench_preset* preset = nullptr;
-            bool preset_job = false;  // the cell was empty: the preset's own job runs
-        };
-
-        struct configuration
-        {
-            std::string mode;
-            long long workers;         // resolved count
-            std::string workers_spec;  // what it came from
-            long long jobs;            // jobs in one run
-            long long base_jobs;       // the --jobs value (per worker under weak scaling)
-        };
+        using gilbench::configuration;
+        using gilbench::measured;
+        using gilbench::options;
+        using gilbench::peak_memory;
 
         struct one_run
         {
@@ -93,12 +73,20 @@ namespace gillab
                 "last result; CPU time is user+system of the kernel and its reaped children, so threads on\n"
                 "pure-Python work show about one core and processes show many. Speed-up is throughput\n"
                 "against sequential with the same --jobs. The result object (-o NAME) has rows,\n"
-                "wall(mode, workers, jobs=None), cpu(...), speedup(...), peak_rss_mib(...), best(), to_dict()\n"
-                "and to_dataframe(); workers is a count or 'default' / 'per-job'.\n\n"
+                "wall(mode, workers, jobs=None, python=None), cpu(...), speedup(...), peak_rss_mib(...),\n"
+                "best(python=None), interpreters, to_dict() and to_dataframe(); workers is a count or\n"
+                "'default' / 'per-job'; python picks an interpreter as --python named it (default: the first).\n\n"
+                "--python kernel,3.13,3.13t runs the same jobs under each interpreter, each other than the\n"
+                "kernel in a child process that imports the cell (its prints reach the notebook), and adds\n"
+                "their rows, named by version, build and GIL state; speed-up is against each interpreter's\n"
+                "own sequential run. In a child, threads are threading.Thread workers released together\n"
+                "(the kernel uses its native pool). On the free-threaded 3.13t (GIL off) CPU-bound threads\n"
+                "scale with the cores; on the default 3.13 they do not.\n\n"
                 "Examples:\n"
                 "  %%gilbench --modes sequential,threads,processes --workers 1,2,4 -o r\n"
                 "  def job(i):\n"
                 "      return sum(k * k for k in range(1_000_000))\n\n"
+                "  %gilbench --preset cpu --python 3.13,3.13t --modes sequential,threads\n\n"
                 "  %%gilbench --modes threads,asyncio --workers default,per-job --jobs 100,1000 --memory\n"
                 "  import asyncio, time\n"
                 "  def job(i): time.sleep(0.1)\n"
@@ -124,6 +112,7 @@ namespace gillab
                                            "larger --jobs of the same mode and workers are then skipped"},
                  {"memory", 0, "", "also run each configuration once in a fresh interpreter (plain ThreadPoolExecutor, "
                                    "ProcessPoolExecutor or asyncio.gather) and show its peak RSS (VmHWM)"},
+                 python_option(),
                  output_option()});
         }
 
@@ -222,22 +211,19 @@ namespace gillab
             return PyThread_get_thread_ident();
         }
 
-        // The cell's jobs in the shell thread. Over budget: checked between
-        // jobs, and a watchdog raises RunOverBudget inside a long one.
-        one_run run_sequential(py::object job, long long jobs, double budget_s)
+        // Times `body(run, start)` in the shell thread: wall and CPU time around it,
+        // and a watchdog that raises RunOverBudget in the shell thread once
+        // `watchdog_after_s` have passed; that exception marks the run stopped.
+        template <typename Body>
+        one_run timed_in_shell_thread(double watchdog_after_s, Body body)
         {
             one_run run;
             const double cpu0 = process_tree_cpu_seconds();
             const auto start = monotonic::now();
-            const auto deadline = start + as_duration(budget_s);
-            budget_watchdog watchdog(deadline, {current_python_thread()});
+            budget_watchdog watchdog(start + as_duration(watchdog_after_s), {current_python_thread()});
             try
             {
-                for (long long i = 0; i < jobs && !run.over_budget; ++i)
-                {
-                    run.results.push_back(job(i));
-                    run.over_budget = monotonic::now() >= deadline && i + 1 < jobs;
-                }
+                body(run, start);
             }
             catch (py::error_already_set& error)
             {
@@ -249,6 +235,21 @@ namespace gillab
             watchdog.disarm();
             run.cpu_s = process_tree_cpu_seconds() - cpu0;
             return run;
+        }
+
+        // The cell's jobs in the shell thread. Over budget: checked between
+        // jobs, and the watchdog raises RunOverBudget inside a long one.
+        one_run run_sequential(py::object job, long long jobs, double budget_s)
+        {
+            return timed_in_shell_thread(budget_s, [&](one_run& run, monotonic::time_point start)
+            {
+                const auto deadline = start + as_duration(budget_s);
+                for (long long i = 0; i < jobs && !run.over_budget; ++i)
+                {
+                    run.results.push_back(job(i));
+                    run.over_budget = monotonic::now() >= deadline && i + 1 < jobs;
+                }
+            });
         }
 
         one_run run_threads(py::object job, long long jobs, long long workers, double budget_s)
@@ -271,7 +272,6 @@ namespace gillab
             "the kernel's __main__, which spawn and forkserver workers do not have. Define everything the job uses "
             "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and import it.";
 
-        // Kills the workers (a job may never return) and reaps them.
         // Kills the workers with any child a job started, then reaps them.
         void stop_process_pool(py::object pool)
         {
@@ -372,26 +372,12 @@ async def _all_jobs():
         raise RunOverBudget()
     return everything.result()
 )PY", scope);
-            one_run run;
             py::object asyncio_run = py::module_::import("asyncio").attr("run");
-            const double cpu0 = process_tree_cpu_seconds();
-            const auto start = monotonic::now();
-            budget_watchdog watchdog(start + as_duration(budget_s + blocked_loop_grace_s), {current_python_thread()});
-            try
+            return timed_in_shell_thread(budget_s + blocked_loop_grace_s, [&](one_run& run, monotonic::time_point)
             {
                 py::list results = asyncio_run(scope["_all_jobs"]());
                 for (py::handle r : results) run.results.push_back(py::reinterpret_borrow<py::object>(r));
-            }
-            catch (py::error_already_set& error)
-            {
-                watchdog.disarm();
-                if (!is_over_budget(error)) throw;
-                run.over_budget = true;
-            }
-            run.wall_s = seconds_between(start, monotonic::now());
-            watchdog.disarm();
-            run.cpu_s = process_tree_cpu_seconds() - cpu0;
-            return run;
+            });
         }
 
         one_run run_once(const cell_module& cell, const configuration& config, const options& o)
@@ -413,19 +399,13 @@ async def _all_jobs():
             return true;
         }
 
-        struct peak_memory
-        {
-            std::optional<double> peak_rss_bytes;
-            std::optional<double> largest_child_rss_bytes;
-            std::string problem;  // why there is no figure
-        };
-
         // One run of the configuration in a fresh interpreter (gillab/peak_rss.py),
         // so the kernel's own memory and earlier runs don't hide the peak.
+        // `executable`: the interpreter to measure under (empty: the kernel's).
         peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o,
-                                     double timeout_s)
+                                     double timeout_s, const std::string& executable)
         {
-            py::dict scope("folder"_a = cell.folder(), "name"_a = cell.name(), "mode"_a = config.mode,
+            py::dict scope("executable"_a = executable, "folder"_a = cell.folder(), "name"_a = cell.name(), "mode"_a = config.mode,
                            "workers"_a = config.workers, "jobs"_a = config.jobs, "start_method"_a = o.start_method,
                            "timeout"_a = timeout_s);
             // subprocess.run kills the child on any exception, KeyboardInterrupt included.
@@ -435,7 +415,7 @@ import gillab
 script = os.path.join(os.path.dirname(gillab.__file__), "peak_rss.py")
 figures, problem = None, ""
 try:
-    done = subprocess.run([sys.executable, script, folder, name, mode, str(workers), str(jobs), start_method],
+    done = subprocess.run([executable or sys.executable, script, folder, name, mode, str(workers), str(jobs), start_method],
                           capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     lines = done.stdout.strip().splitlines()
     if done.returncode == 0 and lines:
@@ -458,19 +438,6 @@ except subprocess.TimeoutExpired:
         }
 
         // ---- result ---------------------------------------------------------
-
-        struct measured
-        {
-            configuration config;
-            summary wall;
-            summary cpu;
-            std::vector<double> walls;
-            bool results_match = true;
-            bool over_budget = false;  // a run was stopped
-            bool skipped = false;      // not run: fewer jobs already went over budget
-            peak_memory memory;
-            std::vector<std::string> flags;
-        };
 
         std::optional<published_row> published_for(const options& o, const configuration& c)
         {
@@ -525,10 +492,30 @@ except subprocess.TimeoutExpired:
             return out;
         }
 
-        Result build_result(const std::vector<measured>& rows, const options& o,
-                            const std::map<long long, double>& sequential_walls,
-                            const std::vector<std::string>& mismatches, bool over_budget)
+        // One interpreter's rows: the kernel's, or a child's (--python).
+        struct interpreter_rows
         {
+            measurement_target target;
+            std::string label;  // "3.13.5t (free-threaded, GIL off) (3.13t)", "3.11.2 (kernel)"
+            std::vector<measured> rows;
+            std::map<long long, double> sequential_walls;  // by --jobs value
+        };
+
+        Result build_result(const std::vector<interpreter_rows>& blocks, const options& o)
+        {
+            std::vector<std::string> mismatches;
+            bool over_budget = false;
+            for (const interpreter_rows& b : blocks)
+            {
+                for (const measured& m : b.rows)
+                {
+                    over_budget |= m.over_budget;
+                    if (m.results_match || m.walls.empty()) continue;
+                    mismatches.push_back((o.python_given ? b.label + ": " : std::string()) + m.config.mode + " with " +
+                                         std::to_string(m.config.workers) + " workers (" + std::to_string(m.config.jobs) +
+                                         " jobs) returned different results from sequential");
+                }
+            }
             Result result;
             result.magic = "gilbench";
             const long long cpus = cpu_count();
@@ -538,19 +525,23 @@ except subprocess.TimeoutExpired:
                                  jobs_text + (o.weak_scaling ? " jobs per worker" : " jobs") + ", median of " +
                                  std::to_string(o.repeats) + " run(s), " + std::to_string(cpus) + " CPUs";
             bool any_published_wall = false, any_published_speedup = false, any_published_rss = false, any_limit = false;
-            for (const measured& m : rows)
+            for (const interpreter_rows& b : blocks)
             {
-                const auto p = published_for(o, m.config);
-                any_published_wall |= p && p->wall_s.has_value();
-                any_published_speedup |= p && p->speedup.has_value();
-                any_published_rss |= p && p->peak_rss_mb.has_value();
-                const auto seq = sequential_walls.find(m.config.base_jobs);
-                any_limit |= fastest_possible(o, m.config, seq == sequential_walls.end() ? 0 : seq->second).has_value();
+                for (const measured& m : b.rows)
+                {
+                    const auto p = published_for(o, m.config);
+                    any_published_wall |= p && p->wall_s.has_value();
+                    any_published_speedup |= p && p->speedup.has_value();
+                    any_published_rss |= p && p->peak_rss_mb.has_value();
+                    const auto seq = b.sequential_walls.find(m.config.base_jobs);
+                    any_limit |= fastest_possible(o, m.config, seq == b.sequential_walls.end() ? 0 : seq->second).has_value();
+                }
             }
-            result.table.columns = {{"mode", "mode", ""}, {"workers", "workers", ""}, {"jobs", "jobs", ""},
+            if (o.python_given) result.table.columns.push_back({"python", "python", ""});
+            result.table.columns.insert(result.table.columns.end(), {{"mode", "mode", ""}, {"workers", "workers", ""}, {"jobs", "jobs", ""},
                                     {"wall_median", "wall median", "s"}, {"wall_iqr", "spread (IQR)", "s"},
                                     {"speedup", "speed-up", "x"}, {"cpu_median", "CPU", "s"},
-                                    {"cores_used", "cores used", ""}};
+                                    {"cores_used", "cores used", ""}});
             if (o.memory) result.table.columns.push_back({"peak_rss", "peak RSS", "MiB"});
             if (any_limit) result.table.columns.push_back({"fastest_possible", "fastest possible", "s"});
             if (any_published_wall) result.table.columns.push_back({"published_wall", "published", "s"});
@@ -566,72 +557,84 @@ except subprocess.TimeoutExpired:
             std::map<std::string, std::size_t> series_index;
             for (const std::string& spec : o.worker_specs) chart.categories.push_back(spec);
             const bool several_jobs = o.jobs.size() > 1;
-            for (const measured& m : rows)
+            nl::json interpreters = nl::json::array();
+            for (std::size_t index = 0; index < blocks.size(); ++index)
             {
-                const configuration& c = m.config;
-                const bool timed = !m.walls.empty();
-                const auto seq = sequential_walls.find(c.base_jobs);
-                const double sequential_wall = seq == sequential_walls.end() ? 0 : seq->second;
-                std::optional<double> speedup, cores;
-                if (timed && sequential_wall > 0)
-                    speedup = (static_cast<double>(c.jobs) / m.wall.median) / (static_cast<double>(c.base_jobs) / sequential_wall);
-                if (timed && m.wall.median > 0) cores = m.cpu.median / m.wall.median;
-                const auto published = published_for(o, c);
-                const auto limit = fastest_possible(o, c, sequential_wall);
-                std::optional<double> rss_mib;
-                if (m.memory.peak_rss_bytes) rss_mib = *m.memory.peak_rss_bytes / (1024.0 * 1024.0);
-                std::string flags;
-                for (const std::string& f : m.flags) flags += (flags.empty() ? "" : ", ") + f;
+                const interpreter_rows& b = blocks[index];
+                interpreters.push_back({{"python", b.label}, {"requested", b.target.requested}, {"kernel", b.target.is_kernel},
+                                        {"interpreter", b.target.info.raw}});
+                // Several interpreters: each one's series and sequential line named after it.
+                const std::string by = blocks.size() > 1 ? " · " + b.target.requested : "";
+                for (const measured& m : b.rows)
+                {
+                    const configuration& c = m.config;
+                    const bool timed = !m.walls.empty();
+                    const auto seq = b.sequential_walls.find(c.base_jobs);
+                    const double sequential_wall = seq == b.sequential_walls.end() ? 0 : seq->second;
+                    std::optional<double> speedup, cores;
+                    if (timed && sequential_wall > 0)
+                        speedup = (static_cast<double>(c.jobs) / m.wall.median) / (static_cast<double>(c.base_jobs) / sequential_wall);
+                    if (timed && m.wall.median > 0) cores = m.cpu.median / m.wall.median;
+                    const auto published = published_for(o, c);
+                    const auto limit = fastest_possible(o, c, sequential_wall);
+                    std::optional<double> rss_mib;
+                    if (m.memory.peak_rss_bytes) rss_mib = *m.memory.peak_rss_bytes / (1024.0 * 1024.0);
+                    std::string flags;
+                    for (const std::string& f : m.flags) flags += (flags.empty() ? "" : ", ") + f;
 
-                Row row = {c.mode, static_cast<std::int64_t>(c.workers), static_cast<std::int64_t>(c.jobs),
-                           timed ? Cell{m.wall.median} : Cell{}, timed ? Cell{m.wall.iqr()} : Cell{},
-                           optional_cell(speedup), timed ? Cell{m.cpu.median} : Cell{}, optional_cell(cores)};
-                if (o.memory) row.push_back(optional_cell(rss_mib));
-                if (any_limit) row.push_back(optional_cell(limit));
-                if (any_published_wall) row.push_back(published ? optional_cell(published->wall_s) : Cell{});
-                if (any_published_speedup) row.push_back(published ? optional_cell(published->speedup) : Cell{});
-                if (any_published_rss) row.push_back(published ? optional_cell(published->peak_rss_mb) : Cell{});
-                row.push_back(flags);
-                result.table.rows.push_back(row);
+                    Row row;
+                    if (o.python_given) row.push_back(b.label);
+                    row.insert(row.end(), {c.mode, static_cast<std::int64_t>(c.workers), static_cast<std::int64_t>(c.jobs),
+                               timed ? Cell{m.wall.median} : Cell{}, timed ? Cell{m.wall.iqr()} : Cell{},
+                               optional_cell(speedup), timed ? Cell{m.cpu.median} : Cell{}, optional_cell(cores)});
+                    if (o.memory) row.push_back(optional_cell(rss_mib));
+                    if (any_limit) row.push_back(optional_cell(limit));
+                    if (any_published_wall) row.push_back(published ? optional_cell(published->wall_s) : Cell{});
+                    if (any_published_speedup) row.push_back(published ? optional_cell(published->speedup) : Cell{});
+                    if (any_published_rss) row.push_back(published ? optional_cell(published->peak_rss_mb) : Cell{});
+                    row.push_back(flags);
+                    result.table.rows.push_back(row);
 
-                nl::json run = {{"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec},
-                                {"jobs", c.jobs}, {"base_jobs", c.base_jobs},
-                                {"wall_s", timed ? to_json(m.wall) : nl::json(nullptr)},
-                                {"cpu_s", timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls},
-                                {"speedup", optional_json(speedup)}, {"cores_used", optional_json(cores)},
-                                {"over_budget", m.over_budget}, {"skipped", m.skipped},
-                                {"results_match", timed ? nl::json(m.results_match) : nl::json(nullptr)},
-                                {"flags", m.flags}, {"fastest_possible_s", optional_json(limit)}};
-                if (o.memory)
-                {
-                    run["peak_rss_bytes"] = optional_json(m.memory.peak_rss_bytes);
-                    run["largest_child_rss_bytes"] = optional_json(m.memory.largest_child_rss_bytes);
-                }
-                if (published)
-                {
-                    run["published"] = {{"wall_s", optional_json(published->wall_s)},
-                                        {"speedup", optional_json(published->speedup)},
-                                        {"peak_rss_mb", optional_json(published->peak_rss_mb)}};
-                }
-                runs.push_back(run);
+                    nl::json run = {{"python", b.label}, {"requested", b.target.requested}, {"interpreter_index", index},
+                                    {"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec},
+                                    {"jobs", c.jobs}, {"base_jobs", c.base_jobs},
+                                    {"wall_s", timed ? to_json(m.wall) : nl::json(nullptr)},
+                                    {"cpu_s", timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls},
+                                    {"speedup", optional_json(speedup)}, {"cores_used", optional_json(cores)},
+                                    {"over_budget", m.over_budget}, {"skipped", m.skipped},
+                                    {"results_match", timed ? nl::json(m.results_match) : nl::json(nullptr)},
+                                    {"flags", m.flags}, {"fastest_possible_s", optional_json(limit)}};
+                    if (o.memory)
+                    {
+                        run["peak_rss_bytes"] = optional_json(m.memory.peak_rss_bytes);
+                        run["largest_child_rss_bytes"] = optional_json(m.memory.largest_child_rss_bytes);
+                    }
+                    if (published)
+                    {
+                        run["published"] = {{"wall_s", optional_json(published->wall_s)},
+                                            {"speedup", optional_json(published->speedup)},
+                                            {"peak_rss_mb", optional_json(published->peak_rss_mb)}};
+                    }
+                    runs.push_back(run);
 
-                if (!timed) continue;
-                const std::string suffix = several_jobs ? " (" + std::to_string(c.base_jobs) + " jobs)" : "";
-                if (c.mode == "sequential")
-                {
-                    chart.rules.push_back({"sequential" + suffix, m.wall.median});
-                    continue;
+                    if (!timed) continue;
+                    const std::string suffix = (several_jobs ? " (" + std::to_string(c.base_jobs) + " jobs)" : "") + by;
+                    if (c.mode == "sequential")
+                    {
+                        chart.rules.push_back({"sequential" + suffix, m.wall.median});
+                        continue;
+                    }
+                    auto found = series_index.find(c.mode + suffix);
+                    if (found == series_index.end())
+                    {
+                        found = series_index.emplace(c.mode + suffix, chart.series.size()).first;
+                        chart.series.push_back({c.mode + suffix, {}, {}});
+                    }
+                    auto position = std::find(o.worker_specs.begin(), o.worker_specs.end(), c.workers_spec);
+                    if (position == o.worker_specs.end()) position = std::find(o.worker_specs.begin(), o.worker_specs.end(), "default");
+                    chart.series[found->second].x.push_back(static_cast<double>(position - o.worker_specs.begin()));
+                    chart.series[found->second].y.push_back(m.wall.median);
                 }
-                auto found = series_index.find(c.mode + suffix);
-                if (found == series_index.end())
-                {
-                    found = series_index.emplace(c.mode + suffix, chart.series.size()).first;
-                    chart.series.push_back({c.mode + suffix, {}, {}});
-                }
-                auto position = std::find(o.worker_specs.begin(), o.worker_specs.end(), c.workers_spec);
-                if (position == o.worker_specs.end()) position = std::find(o.worker_specs.begin(), o.worker_specs.end(), "default");
-                chart.series[found->second].x.push_back(static_cast<double>(position - o.worker_specs.begin()));
-                chart.series[found->second].y.push_back(m.wall.median);
             }
             result.table.notes.push_back("speed-up: jobs per second against sequential; with " + std::to_string(cpus) +
                                          " CPUs, CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
@@ -651,6 +654,11 @@ except subprocess.TimeoutExpired:
                 result.table.notes.push_back("published: " + o.preset->source + ".");
             if (o.preset && !o.preset_job)
                 result.table.notes.push_back("published figures belong to the preset's own job: leave the cell empty to compare.");
+            if (std::any_of(blocks.begin(), blocks.end(), [](const interpreter_rows& b) { return !b.target.is_kernel; }))
+                result.table.notes.push_back("other interpreters (--python): measured in a child process of each, threads "
+                                             "mode with threading.Thread workers released together instead of the kernel's "
+                                             "native pool; the same figures otherwise (speed-up against that interpreter's "
+                                             "own sequential run).");
             for (const std::string& m : mismatches) result.table.notes.push_back("RESULTS DIFFER: " + m);
             if (over_budget)
             {
@@ -660,7 +668,10 @@ except subprocess.TimeoutExpired:
                 result.table.notes.push_back(note.str());
             }
             if (!chart.series.empty() || !chart.rules.empty()) result.chart = chart;
+            nl::json requested = nl::json::array();
+            for (const interpreter_rows& b : blocks) requested.push_back(b.target.requested);
             result.data = {{"runs", runs},
+                           {"interpreters", interpreters},
                            {"results_match", mismatches.empty()},
                            {"mismatches", mismatches},
                            {"over_budget", over_budget},
@@ -675,7 +686,8 @@ except subprocess.TimeoutExpired:
                                              ? py::module_::import("multiprocessing").attr("get_start_method")().cast<std::string>()
                                              : o.start_method},
                                         {"startup", o.startup_included ? "included" : "apart"},
-                                        {"memory", o.memory}}}};
+                                        {"memory", o.memory},
+                                        {"python", requested}}}};
             return result;
         }
 
@@ -690,6 +702,71 @@ except subprocess.TimeoutExpired:
             return status.str();
         }
 
+        // Every configuration's runs in this kernel, as `measured` rows (not yet summarized).
+        std::vector<measured> measure_in_kernel(const cell_module& cell, const std::vector<configuration>& configs,
+                                                const options& o, progress_line& progress, const std::string& prefix)
+        {
+            std::vector<measured> rows;
+            std::map<long long, std::vector<py::object>> reference_results;  // by --jobs value
+            std::vector<std::pair<std::string, std::string>> over_budget_at;  // (mode, workers spec)
+            for (std::size_t c = 0; c < configs.size(); ++c)
+            {
+                measured m;
+                m.config = configs[c];
+                const configuration& config = m.config;
+                // Larger --jobs after a stopped run would only be stopped again.
+                if (std::count(over_budget_at.begin(), over_budget_at.end(), std::make_pair(config.mode, config.workers_spec)))
+                {
+                    m.skipped = true;
+                    m.flags.push_back("not run: fewer jobs went over --budget");
+                    rows.push_back(m);
+                    continue;
+                }
+                for (long long r = 0; r < o.warmup + o.repeats; ++r)
+                {
+                    progress.update(prefix + status_line(config, r, o, c, configs.size()));
+                    one_run run = run_once(cell, config, o);
+                    if (run.over_budget)
+                    {
+                        m.over_budget = true;
+                        over_budget_at.emplace_back(config.mode, config.workers_spec);
+                        m.flags.push_back("stopped at --budget");
+                        break;
+                    }
+                    if (r == o.warmup)
+                    {
+                        auto reference = reference_results.find(config.base_jobs);
+                        if (reference == reference_results.end() && config.mode == "sequential" && !o.weak_scaling)
+                            reference_results[config.base_jobs] = run.results;
+                        else if (reference != reference_results.end())
+                            m.results_match = same_results(run.results, reference->second);
+                    }
+                    if (r >= o.warmup)
+                    {
+                        m.walls.push_back(run.wall_s);
+                        m.cpus.push_back(run.cpu_s);
+                    }
+                }
+                rows.push_back(m);
+            }
+            return rows;
+        }
+
+        // Medians, spreads and the flags of one configuration's measured runs.
+        void summarize_runs(measured& m)
+        {
+            if (m.walls.empty()) return;
+            m.wall = summarize(m.walls);
+            m.cpu = summarize(m.cpus);
+            if (m.wall.median < 1e-3) m.flags.push_back("run under 1 ms");
+            if (m.walls.size() >= 3 && m.wall.iqr() > 0.25 * m.wall.median) m.flags.push_back("too noisy");
+            if (m.walls.size() >= 3)
+            {
+                std::vector<double> rest(m.walls.begin() + 1, m.walls.end());
+                if (m.walls.front() > 1.5 * summarize(rest).median) m.flags.push_back("first run slow");
+            }
+        }
+
         Result measure(const magic_call& call)
         {
             const parsed_args& typed = call.args;
@@ -702,94 +779,56 @@ except subprocess.TimeoutExpired:
                 throw usage_error("%%gilbench needs a cell (define job(i) / async def ajob(i), or write the job's body) "
                                   "or --preset NAME (" + join_names(gilbench_preset_names()) + ")");
             }
+            std::vector<measurement_target> targets = resolve_interpreters(typed.text("python", ""), "gilbench");
             cell_module cell("gilbench", empty_cell ? preset->job_source : *call.cell, {"job", "ajob"});
+            // Imported here only if the kernel measures: setup runs where the jobs run.
+            if (std::any_of(targets.begin(), targets.end(), [](const measurement_target& t) { return t.is_kernel; }))
+                cell.module();
             options o = read_options(typed, parser().parse(preset ? preset->options : ""),
                                      cell.defines("job"), cell.defines("ajob"));
             o.preset = preset;
             o.preset_job = preset && empty_cell;
+            o.targets = std::move(targets);
+            o.python_given = typed.has("python");
             const std::vector<configuration> configs = plan(o);
             progress_line progress("gilbench");
-
-            std::vector<measured> rows;
-            std::map<long long, std::vector<py::object>> reference_results;  // by --jobs value
-            std::map<long long, double> sequential_walls;                    // by --jobs value
-            std::vector<std::string> mismatches;
-            std::vector<std::pair<std::string, std::string>> over_budget_at;  // (mode, workers spec)
-            bool over_budget = false;
-            for (std::size_t c = 0; c < configs.size(); ++c)
+            std::vector<interpreter_rows> blocks;
+            for (const measurement_target& target : o.targets)
             {
-                const configuration& config = configs[c];
-                measured m{config, {}, {}, {}, true, false, false, {}, {}};
-                // Larger --jobs after a stopped run would only be stopped again.
-                if (std::count(over_budget_at.begin(), over_budget_at.end(), std::make_pair(config.mode, config.workers_spec)))
+                interpreter_rows b{target, "", {}, {}};
+                if (target.is_kernel)
                 {
-                    m.skipped = true;
-                    m.flags.push_back("not run: fewer jobs went over --budget");
-                    rows.push_back(m);
-                    continue;
+                    b.target.info = kernel_interpreter_info();
+                    b.label = b.target.info.label() + " (kernel)";
+                    b.rows = measure_in_kernel(cell, configs, o, progress, o.python_given ? b.label + ": " : "");
                 }
-                std::vector<double> cpus;
-                for (long long r = 0; r < o.warmup + o.repeats; ++r)
+                else
                 {
-                    progress.update(status_line(config, r, o, c, configs.size()));
-                    one_run run = run_once(cell, config, o);
-                    if (run.over_budget)
+                    b.label = target.info.label() + " (" + target.requested + ")";
+                    progress.update(b.label + ": " + std::to_string(configs.size()) +
+                                    " configurations in a child interpreter");
+                    b.rows = gilbench::measure_in_child(target, cell, configs, o);
+                }
+                for (std::size_t c = 0; c < b.rows.size(); ++c)
+                {
+                    measured& m = b.rows[c];
+                    // A run stopped at --budget still gets its memory figure: the fresh
+                    // interpreter's plain pool may be quicker (10,000 one-per-job threads).
+                    if (o.memory && !m.skipped)
                     {
-                        over_budget = m.over_budget = true;
-                        over_budget_at.emplace_back(config.mode, config.workers_spec);
-                        m.flags.push_back("stopped at --budget");
-                        break;
+                        progress.update((o.python_given ? b.label + ": " : "") + status_line(m.config, -1, o, c, configs.size()));
+                        m.memory = measure_peak_rss(cell, m.config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0),
+                                                    target.is_kernel ? "" : target.info.executable);
+                        if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
                     }
-                    if (r == o.warmup)
-                    {
-                        auto reference = reference_results.find(config.base_jobs);
-                        if (reference == reference_results.end() && config.mode == "sequential" && !o.weak_scaling)
-                        {
-                            reference_results[config.base_jobs] = run.results;
-                        }
-                        else if (reference != reference_results.end() && !same_results(run.results, reference->second))
-                        {
-                            m.results_match = false;
-                            mismatches.push_back(config.mode + " with " + std::to_string(config.workers) + " workers (" +
-                                                 std::to_string(config.jobs) + " jobs) returned different results from sequential");
-                        }
-                    }
-                    if (r >= o.warmup)
-                    {
-                        m.walls.push_back(run.wall_s);
-                        cpus.push_back(run.cpu_s);
-                    }
+                    summarize_runs(m);
+                    if (m.config.mode == "sequential" && !m.walls.empty() && !b.sequential_walls.count(m.config.base_jobs))
+                        b.sequential_walls[m.config.base_jobs] = m.wall.median;
                 }
-                // A run stopped at --budget still gets its memory figure: the fresh
-                // interpreter's plain pool may be quicker (10,000 one-per-job threads).
-                if (o.memory)
-                {
-                    progress.update(status_line(config, -1, o, c, configs.size()));
-                    m.memory = measure_peak_rss(cell, config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0));
-                    if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
-                }
-                if (m.walls.empty())
-                {
-                    rows.push_back(m);
-                    continue;
-                }
-                m.wall = summarize(m.walls);
-                m.cpu = summarize(cpus);
-                if (m.wall.median < 1e-3) m.flags.push_back("run under 1 ms");
-                if (m.walls.size() >= 3 && m.wall.iqr() > 0.25 * m.wall.median) m.flags.push_back("too noisy");
-                if (m.walls.size() >= 3)
-                {
-                    std::vector<double> rest(m.walls.begin() + 1, m.walls.end());
-                    if (m.walls.front() > 1.5 * summarize(rest).median) m.flags.push_back("first run slow");
-                }
-                if (config.mode == "sequential" && !sequential_walls.count(config.base_jobs))
-                {
-                    sequential_walls[config.base_jobs] = m.wall.median;
-                }
-                rows.push_back(m);
+                blocks.push_back(std::move(b));
             }
-            progress.update("done: " + std::to_string(rows.size()) + " configurations measured");
-            return build_result(rows, o, sequential_walls, mismatches, over_budget);
+            progress.update("done: " + std::to_string(configs.size() * blocks.size()) + " configurations measured");
+            return build_result(blocks, o);
         }
     }
 
@@ -798,12 +837,29 @@ except subprocess.TimeoutExpired:
     {
         explicit gilbench_result(Result r) : Result(std::move(r)) {}
 
-        // workers: a count, or the spec as typed ("default", "per-job").
-        const nl::json& run(const std::string& mode, const py::object& workers, const py::object& jobs) const
+        // python: as --python named it ("3.13t", "kernel") or the row's label; None: the first.
+        std::size_t interpreter_index(const py::object& python) const
         {
+            if (python.is_none()) return 0;
+            const std::string wanted = py::str(python).cast<std::string>();
+            const nl::json& interpreters = data["interpreters"];
+            for (std::size_t i = 0; i < interpreters.size(); ++i)
+            {
+                if (interpreters[i]["requested"] == wanted || interpreters[i]["python"] == wanted) return i;
+            }
+            std::string known;
+            for (const nl::json& i : interpreters) known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
+            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+        }
+
+        // workers: a count, or the spec as typed ("default", "per-job").
+        const nl::json& run(const std::string& mode, const py::object& workers, const py::object& jobs,
+                            const py::object& python) const
+        {
+            const std::size_t index = interpreter_index(python);
             for (const nl::json& r : data["runs"])
             {
-                if (r["mode"] != mode) continue;
+                if (r["interpreter_index"] != index || r["mode"] != mode) continue;
                 if (!jobs.is_none() && r["base_jobs"] != jobs.cast<long long>() && r["jobs"] != jobs.cast<long long>()) continue;
                 if (mode == "sequential") return r;
                 if (!py::isinstance<py::str>(workers))
@@ -816,7 +872,8 @@ except subprocess.TimeoutExpired:
                 if (r["workers_spec"] == spec) return r;
             }
             throw py::key_error("no run for mode '" + mode + "' with " + py::str(workers).cast<std::string>() + " workers" +
-                                (jobs.is_none() ? std::string() : " and " + py::str(jobs).cast<std::string>() + " jobs"));
+                                (jobs.is_none() ? std::string() : " and " + py::str(jobs).cast<std::string>() + " jobs") +
+                                (python.is_none() ? std::string() : " under " + py::str(python).cast<std::string>()));
         }
     };
 
@@ -833,31 +890,32 @@ except subprocess.TimeoutExpired:
         m.attr("RunOverBudget") = py::handle(run_over_budget_type());
         const auto one = py::int_(1);
         py::class_<gilbench_result, Result>(m, "GilbenchResult")
-            .def("speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
-                 { return py::cast(r.run(mode, workers, jobs)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+            .def("speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
+                 { return py::cast(r.run(mode, workers, jobs, python)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
                  "jobs per second against sequential for one mode, worker count (or 'default' / 'per-job') and --jobs value")
-            .def("wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
-                 { return median_or_none(r.run(mode, workers, jobs)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+            .def("wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
+                 { return median_or_none(r.run(mode, workers, jobs, python)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
                  "median wall time in seconds (None when the run was stopped at --budget)")
-            .def("cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
-                 { return median_or_none(r.run(mode, workers, jobs)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+            .def("cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
+                 { return median_or_none(r.run(mode, workers, jobs, python)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
                  "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
-            .def("peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs)
+            .def("peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
                  {
-                     const nl::json& run = r.run(mode, workers, jobs);
+                     const nl::json& run = r.run(mode, workers, jobs, python);
                      if (!run.contains("peak_rss_bytes") || run["peak_rss_bytes"].is_null()) return py::object(py::none());
                      return py::object(py::float_(run["peak_rss_bytes"].get<double>() / (1024.0 * 1024.0)));
-                 }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(),
+                 }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
                  "peak RSS in MiB of the run in a fresh interpreter (--memory), else None")
-            .def("best", [](const gilbench_result& r)
+            .def("best", [](const gilbench_result& r, py::object python)
                  {
+                     const std::size_t index = r.interpreter_index(python);
                      const nl::json* best = nullptr;
                      for (const nl::json& run : r.data["runs"])
-                         if (run["wall_s"].is_null()) continue;
+                         if (run["wall_s"].is_null() || run["interpreter_index"] != index) continue;
                          else if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
                      if (!best) throw py::value_error("no runs were measured");
                      return py::make_tuple((*best)["mode"].get<std::string>(), (*best)["workers"].get<long long>());
-                 }, "(mode, workers) of the fastest configuration");
+                 }, "python"_a = py::none(), "(mode, workers) of the fastest configuration (under one interpreter)");
     }
 
     magic_definition gilbench_magic()

@@ -149,20 +149,6 @@ namespace gillab
             }
         }
 
-        interpreter_info kernel_info()
-        {
-            py::dict scope;
-            py::exec("import sys, os\nsys.path.insert(0, os.path.join(os.path.dirname(__import__('gillab').__file__), 'runners'))\n"
-                     "try:\n    from interpreter import describe\nfinally:\n    sys.path.pop(0)\n", scope);
-            interpreter_info info;
-            info.raw = scope["describe"]();
-            info.executable = info.raw["executable"];
-            info.version = info.raw["version"];
-            info.free_threaded_build = info.raw["free_threaded_build"];
-            info.gil_enabled = info.raw["gil_enabled"];
-            return info;
-        }
-
         // ---- result ---------------------------------------------------------
 
         struct measured
@@ -349,7 +335,7 @@ namespace gillab
                 measured m{target, "", {}};
                 if (target.is_kernel)
                 {
-                    m.target.info = kernel_info();
+                    m.target.info = kernel_interpreter_info();
                     m.label = m.target.info.label() + " (kernel)";
                     m.answer = {{"interpreter", m.target.info.raw}, {"result", measure_in_kernel(o, *call.cell, progress, m.label)}};
                 }

@@ -1,5 +1,7 @@
 #include "cell_module.hpp"
 
+#include <algorithm>
+
 #include <pybind11/eval.h>
 #include <pybind11/stl.h>
 
@@ -21,7 +23,16 @@ except SyntaxError as error:
 except ValueError as error:  # a NUL byte in the cell
     from IPython.core.error import UsageError
     raise UsageError(f"%{magic}: the cell is not valid Python: {error}") from None
+def bound_names(statement):
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [statement.name]
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name.split(".")[0] for alias in statement.names]
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, (ast.AnnAssign, ast.AugAssign)) else []
+    return [node.id for target in targets for node in ast.walk(target) if isinstance(node, ast.Name)]
 defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+top_level_names = sorted({name for statement in tree.body for name in bound_names(statement)})
 if not defined & set(entry_points):
     arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
     job = ast.FunctionDef(name=entry_points[0], args=arguments, body=tree.body or [ast.Pass()], decorator_list=[])
@@ -48,18 +59,30 @@ folder = tempfile.mkdtemp(prefix=f"gillab-{os.getpid()}-")  # mkdtemp makes it 0
 name = "gillab_cell_" + uuid.uuid4().hex[:12]
 with open(os.path.join(folder, name + ".py"), "w") as out:
     out.write(ast.unparse(tree) + "\n")
+if not defined & set(entry_points):
+    top_level_names = [entry_points[0]]
+)PY", scope);
+        m_name = scope["name"].cast<std::string>();
+        m_folder = scope["folder"].cast<std::string>();
+        m_top_level_names = scope["top_level_names"].cast<std::vector<std::string>>();
+    }
+
+    py::object cell_module::module() const
+    {
+        if (m_module) return m_module;
+        py::dict scope("name"_a = m_name, "folder"_a = m_folder);
+        py::exec(R"PY(
+import importlib, sys
 sys.path.append(folder)
 try:
     module = importlib.import_module(name)
 except BaseException:
     sys.path.remove(folder)
     sys.modules.pop(name, None)
-    import shutil; shutil.rmtree(folder, ignore_errors=True)
     raise
 )PY", scope);
         m_module = scope["module"];
-        m_name = scope["name"].cast<std::string>();
-        m_folder = scope["folder"].cast<std::string>();
+        return m_module;
     }
 
     cell_module::~cell_module()
@@ -84,6 +107,7 @@ shutil.rmtree(folder, ignore_errors=True)
 
     bool cell_module::defines(const std::string& name) const
     {
-        return py::hasattr(m_module, name.c_str());
+        if (m_module) return py::hasattr(m_module, name.c_str());
+        return std::find(m_top_level_names.begin(), m_top_level_names.end(), name) != m_top_level_names.end();
     }
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <pybind11/pybind11.h>
+#include <pybind11_json/pybind11_json.hpp>
 
 #include "clock.hpp"
 #include "interruptible.hpp"
@@ -376,6 +377,17 @@ namespace gillab
         if (executable.rfind(project_builds_folder() + "/", 0) == 0) return "project build";
         if (executable.rfind(pyenv_versions_folder() + "/", 0) == 0) return "pyenv";
         return "PATH";
+    }
+
+    interpreter_info kernel_interpreter_info()
+    {
+        interpreter_info info;
+        info.raw = py::module_::import("gillab.runners.interpreter").attr("describe")();
+        info.executable = info.raw["executable"];
+        info.version = info.raw["version"];
+        info.free_threaded_build = info.raw["free_threaded_build"];
+        info.gil_enabled = info.raw["gil_enabled"];
+        return info;
     }
 
     interpreter_info probe_interpreter(const std::string& executable, const std::map<std::string, std::string>& env)

@@ -60,6 +60,9 @@ namespace gillab
     // Where an executable was found: "project build", "pyenv" or "PATH".
     std::string interpreter_origin(const std::string& executable);
 
+    // What the kernel's own interpreter is, described as a probe describes a child.
+    interpreter_info kernel_interpreter_info();
+
     // Runs the probe; `env` adds variables (e.g. PYTHON_GIL=1). Throws
     // usage_error when the executable does not answer as a Python.
     interpreter_info probe_interpreter(const std::string& executable, const std::map<std::string, std::string>& env = {});

@@ -17,7 +17,7 @@ import traceback
 
 from interpreter import describe
 
-TASKS = {"race": "task_race"}
+TASKS = {"race": "task_race", "gilbench": "task_gilbench"}
 
 
 def answer(request):
@@ -30,7 +30,8 @@ def answer(request):
         return {"ok": False, "kind": "usage", "error": str(error)}
     except BaseException as error:
         cause = error.__cause__ or error
-        one_line = str(error) if isinstance(error, getattr(task, "StatementError", ())) else "%s: %s" % (type(error).__name__, error)
+        # A task's own errors (one_line = True) already say what happened and where.
+        one_line = str(error) if getattr(error, "one_line", False) else "%s: %s" % (type(error).__name__, error)
         return {"ok": False, "kind": "error", "error": one_line,
                 "traceback": "".join(traceback.format_exception(type(cause), cause, cause.__traceback__))}
 
@@ -40,6 +41,10 @@ def main():
     response = answer(json.load(sys.stdin))
     with os.fdopen(result_fd, "w") as out:
         json.dump(response, out)
+    # Threads a stopped run had to abandon (a job blocked in C) must not hold up the exit.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

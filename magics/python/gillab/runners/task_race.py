@@ -194,6 +194,8 @@ def python_threads(workers, iterations):
 
 
 class StatementError(RuntimeError):
+    one_line = True  # child.py reports str(error) as the error line
+
     def __init__(self, thread, error):
         RuntimeError.__init__(self, "the statement raised %s in thread %d: %s" % (type(error).__name__, thread, error))
         self.__cause__ = error

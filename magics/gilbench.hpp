@@ -1,0 +1,78 @@
+// %%gilbench's pieces shared by its files: gilbench.cpp (parse, measure in
+// the kernel, result) and gilbench_python.cpp (measure in a child
+// interpreter, --python). Both fill the same `measured` rows, which the
+// result code turns into the same figures.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/cell_module.hpp"
+#include "core/child_interpreter.hpp"
+#include "core/stats.hpp"
+#include "gilbench_presets.hpp"
+
+namespace gillab
+{
+    namespace gilbench
+    {
+        namespace nl = nlohmann;
+
+        struct options
+        {
+            std::vector<std::string> modes;
+            std::vector<std::string> worker_specs;  // as typed: "4", "default", "per-job"
+            std::vector<long long> jobs;            // one table block per count
+            long long repeats;
+            long long warmup;
+            bool weak_scaling;
+            std::string start_method;
+            bool startup_included;
+            double budget_s;
+            bool memory;
+            const gilbench_preset* preset = nullptr;
+            bool preset_job = false;  // the cell was empty: the preset's own job runs
+            std::vector<measurement_target> targets;  // --python (the kernel alone by default)
+            bool python_given = false;                // then the table names the interpreter of each row
+        };
+
+        struct configuration
+        {
+            std::string mode;
+            long long workers;         // resolved count
+            std::string workers_spec;  // what it came from
+            long long jobs;            // jobs in one run
+            long long base_jobs;       // the --jobs value (per worker under weak scaling)
+        };
+
+        struct peak_memory
+        {
+            std::optional<double> peak_rss_bytes;
+            std::optional<double> largest_child_rss_bytes;
+            std::string problem;  // why there is no figure
+        };
+
+        // One configuration under one interpreter: the raw runs, then their summary.
+        struct measured
+        {
+            configuration config;
+            std::vector<double> walls;  // measured runs (not the warm-up)
+            std::vector<double> cpus;
+            bool results_match = true;
+            bool over_budget = false;  // a run was stopped
+            bool skipped = false;      // not run: fewer jobs already went over budget
+            peak_memory memory;
+            std::vector<std::string> flags;
+            summary wall;  // filled by summarize_runs
+            summary cpu;
+        };
+
+        // Runs every configuration in a child of `target` (runners/task_gilbench.py):
+        // one `measured` per configuration, runs filled, not yet summarized.
+        std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
+                                               const std::vector<configuration>& configs, const options& o);
+    }
+}

@@ -1,0 +1,185 @@
+"""%%gilbench --python over the protocol: the same cell's jobs under several interpreters in one
+result, the result object's interpreter selector, the child's output, errors, --budget and
+interrupt in a child, and the course's headline: CPU-bound threads scale on the free-threaded
+3.13t and not on the default 3.13 build of the same patch. Margins are wide: 2 noisy cores."""
+
+import glob
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import psutil
+import pytest
+
+CACHE = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")
+FREE_THREADED = os.path.join(CACHE, "free-threaded/bin/python3.13t")
+DEFAULT_313 = os.path.join(CACHE, "default/bin/python3.13")
+PYENV_39 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))
+PYENV_27 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
+# A second interpreter besides the kernel: pyenv's 3.9, else the project's 3.13.
+OTHER = "3.9" if PYENV_39 else "3.13" if os.path.exists(DEFAULT_313) else None
+needs_other = pytest.mark.skipif(OTHER is None, reason="no second CPython (pyenv 3.9 or make free-threaded-python)")
+
+CPU_JOB = "def job(i):\n    total = 0\n    for k in range(300_000):\n        total += k\n    return total + i\n"
+
+
+def gilbench(kernel, options, body, timeout=240):
+    return kernel.execute(f"%%gilbench {options}\n{body}", timeout=timeout)
+
+
+def live_children(kernel):
+    return {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
+
+
+@needs_other
+def test_two_interpreters_give_one_table_and_the_selector_picks_each(kernel):
+    result = gilbench(kernel, f"--python kernel,{OTHER} --modes sequential,threads,processes --workers 1,2 --jobs 4 "
+                              "--repeats 2 --warmup 0 -o r", CPU_JOB)
+    assert result.status == "ok", result.reply["content"]
+    data = result.result_data()
+    assert {"text/plain", "text/html", "application/json", "image/png"} <= set(data)
+    rows = data["application/json"]["rows"]
+    labels = [row["python"] for row in rows]
+    assert len(set(labels)) == 2 and labels[0].endswith("(kernel)") and labels[-1].endswith(f"({OTHER})")
+    per_interpreter = [(row["mode"], row["workers"]) for row in rows if row["python"] == labels[0]]
+    assert per_interpreter == [("sequential", 1), ("threads", 1), ("threads", 2), ("processes", 1), ("processes", 2)]
+    assert [(row["mode"], row["workers"]) for row in rows if row["python"] == labels[-1]] == per_interpreter
+    interpreters = kernel.eval("[[i['requested'], i['kernel'], i['interpreter']['version']] for i in r.interpreters]")
+    assert interpreters[0][:2] == ["kernel", True] and interpreters[0][2].startswith("3.11")
+    assert interpreters[1][:2] == [OTHER, False] and interpreters[1][2].startswith(OTHER)
+    for python in ("None", "'kernel'", repr(OTHER)):
+        assert kernel.eval(f"r.speedup('sequential', python={python})") == pytest.approx(1.0)
+        assert kernel.eval(f"r.wall('threads', 2, python={python}) > 0")
+        assert kernel.eval(f"r.cpu('processes', 2, python={python}) > 0")
+        assert kernel.eval(f"r.best(python={python})[0] in ('sequential', 'threads', 'processes')")
+    # each interpreter's figures are its own, not the kernel's repeated
+    assert kernel.eval(f"r.wall('threads', 2) != r.wall('threads', 2, python={OTHER!r})")
+    assert kernel.eval("r.results_match") is True
+    missing = kernel.execute("r.wall('threads', 2, python='3.6')")
+    assert missing.reply["content"]["ename"] == "KeyError" and "measured: kernel" in missing.reply["content"]["evalue"]
+    # one series and one sequential line per interpreter in the chart
+    chart = data["application/vnd.vegalite.v5+json"] if "application/vnd.vegalite.v5+json" in data else None
+    if chart:
+        assert OTHER in str(chart)
+
+
+@needs_other
+def test_the_child_imports_the_cell_and_its_prints_reach_the_notebook(kernel):
+    body = ("import sys\nprint('setup under', '.'.join(map(str, sys.version_info[:2])))\n"
+            "def job(i):\n    print('job', i)\n    return i\n")
+    result = gilbench(kernel, f"--python {OTHER} --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0",
+                      body)
+    assert result.status == "ok", result.reply["content"]
+    out = result.stream("stdout")
+    assert f"setup under {OTHER}" in out and "job 1" in out
+    # the kernel did not run the cell: only the child measured
+    assert "setup under 3.11" not in out
+    assert result.stream("stderr") == ""
+
+
+@pytest.mark.parametrize("python, expected", [
+    ("python2.5", "no python2.5"),
+    ("/bin/false", "did not answer as a Python"),
+    ("/no/such/python", "no executable file there"),
+] + ([("2.7", "3.8 or newer")] if PYENV_27 else []))
+def test_a_missing_or_unusable_interpreter_is_a_one_line_error(kernel, python, expected):
+    result = gilbench(kernel, f"--python kernel,{python} --modes sequential --jobs 1 --repeats 1", CPU_JOB)
+    assert result.status == "error"
+    content = result.reply["content"]
+    assert content["ename"] == "UsageError", content
+    assert expected in content["evalue"] and "\n" not in content["evalue"]
+    assert result.stream("stderr") == ""
+    assert kernel.eval("1+1") == 2
+
+
+@pytest.mark.skipif(not PYENV_39, reason="no pyenv CPython 3.9 on this machine")
+def test_a_cell_the_child_cannot_parse_and_a_failing_job_are_reported(kernel):
+    match_statement = "def job(i):\n    match i:\n        case _:\n            return i\n"
+    result = gilbench(kernel, "--python 3.9 --modes sequential --jobs 1 --repeats 1", match_statement)
+    assert result.reply["content"]["ename"] == "UsageError", result.reply["content"]
+    assert "not valid Python 3.9" in result.reply["content"]["evalue"]
+    result = gilbench(kernel, "--python 3.9 --modes threads --workers 2 --jobs 4 --repeats 1",
+                      "def job(i):\n    return 1 / (i - 2)\n")
+    assert result.status == "error"
+    evalue = result.reply["content"]["evalue"]
+    assert "job(2) raised ZeroDivisionError in mode threads with 2 workers" in evalue and "3.9" in evalue
+    assert result.stream("stderr") == ""
+
+
+@needs_other
+def test_budget_stops_a_child_run_and_skips_larger_jobs(kernel):
+    body = "def job(i):\n    while True:\n        pass\n"
+    started = time.monotonic()
+    result = gilbench(kernel, f"--python {OTHER} --modes sequential,threads --workers 2 --jobs 2,4 --repeats 1 "
+                              "--warmup 0 --budget 0.3s -o r", body, timeout=60)
+    assert result.status == "ok", result.reply["content"]
+    assert time.monotonic() - started < 30
+    flags = [(row["mode"], row["jobs"], row["flags"]) for row in result.result_data()["application/json"]["rows"]]
+    assert [f for _, jobs, f in flags if jobs in (2, 4) and "stopped at --budget" in f]
+    assert any("not run" in f for _, _, f in flags)
+    assert kernel.eval("r.wall('threads', 2, jobs=2) is None") is True
+    assert kernel.eval("r.over_budget") is True
+
+
+@needs_other
+def test_interrupt_during_a_child_run_kills_and_reaps_the_child(kernel):
+    before = live_children(kernel)
+    for modes in ("threads", "processes"):
+        def stop():
+            time.sleep(2.0)
+            kernel.manager.interrupt_kernel()
+        threading.Thread(target=stop, daemon=True).start()
+        started = time.monotonic()
+        result = gilbench(kernel, f"--python {OTHER} --modes {modes} --workers 2 --jobs 4 --repeats 100",
+                          "def job(i):\n    while True:\n        pass\n", timeout=30)
+        assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
+        assert time.monotonic() - started < 2.0 + 3.0
+        assert kernel.eval("1+1") == 2
+        time.sleep(0.3)
+        assert live_children(kernel) <= before, modes
+
+
+@pytest.mark.skipif(not os.path.exists(DEFAULT_313), reason="the project's 3.13 not built (make free-threaded-python)")
+def test_presets_run_under_another_interpreter(kernel):
+    result = kernel.execute("%gilbench --preset sleep --python 3.13 --workers 8 --repeats 1 --warmup 0 -o r", timeout=120)
+    assert result.status == "ok", result.reply["content"]
+    rows = result.result_data()["application/json"]["rows"]
+    assert {row["python"] for row in rows} == {rows[0]["python"]} and "3.13" in rows[0]["python"]
+    assert "published_wall" in rows[0] or "published_speedup" in rows[0]
+    # 8 sleeps of 50 ms overlap in 8 threads of the child too
+    assert kernel.eval("r.speedup('threads', 8, python='3.13')") > 3
+
+
+def spin_seconds(copies):
+    """Wall time of `copies` fresh interpreters each burning 0.3 s of CPU."""
+    burn = "import time\nstart = time.process_time()\nwhile time.process_time() - start < 0.3:\n    pass\n"
+    started = time.monotonic()
+    children = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(copies)]
+    for child in children:
+        child.wait()
+    return time.monotonic() - started
+
+
+@pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_313)),
+                    reason="the project's 3.13 builds are missing (make free-threaded-python)")
+def test_cpu_bound_threads_scale_on_free_threaded_313_and_not_on_the_default_build(kernel):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: threads cannot scale")
+    if spin_seconds(2) > 1.5 * spin_seconds(1):
+        pytest.skip("two plain processes do not run in parallel on this machine right now")
+    # Published: x1.76 on 2 cores for 3.13t. A neighbour can take a core for a moment,
+    # so the direction must show in one of three measurements (3 repeats each).
+    attempts = []
+    for _ in range(3):
+        result = gilbench(kernel, "--python 3.13,3.13t --modes sequential,threads --workers 2 --jobs 4 --repeats 3 -o r",
+                          CPU_JOB.replace("300_000", "1_000_000"))
+        assert result.status == "ok", result.reply["content"]
+        info = kernel.eval("[[i['interpreter']['free_threaded_build'], i['interpreter']['gil_enabled']] for i in r.interpreters]")
+        assert info == [[False, True], [True, False]]
+        default, free_threaded = kernel.eval("r.speedup('threads', 2, python='3.13'), r.speedup('threads', 2, python='3.13t')")
+        attempts.append((round(default, 2), round(free_threaded, 2)))
+        if free_threaded > 1.3 and default < 1.15 and free_threaded > default + 0.25:
+            return
+    pytest.fail(f"threads did not scale on 3.13t against 3.13 (speed-up 3.13, 3.13t): {attempts}")
