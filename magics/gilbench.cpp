@@ -805,9 +805,9 @@ except subprocess.TimeoutExpired:
                 else
                 {
                     b.label = target.info.label() + " (" + target.requested + ")";
-                    progress.update(b.label + ": " + std::to_string(configs.size()) +
-                                    " configurations in a child interpreter");
-                    b.rows = gilbench::measure_in_child(target, cell, configs, o);
+                    progress.update(b.label + ": starting a child interpreter");
+                    b.rows = gilbench::measure_in_child(target, cell, configs, o, [&](const std::string& status)
+                                                        { progress.update(b.label + ": " + status); });
                 }
                 for (std::size_t c = 0; c < b.rows.size(); ++c)
                 {

@@ -4,6 +4,7 @@
 // result code turns into the same figures.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,7 +73,9 @@ namespace gillab
 
         // Runs every configuration in a child of `target` (runners/task_gilbench.py):
         // one `measured` per configuration, runs filled, not yet summarized.
+        // `progress` gets the child's "which configuration, which run" as it goes.
         std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
-                                               const std::vector<configuration>& configs, const options& o);
+                                               const std::vector<configuration>& configs, const options& o,
+                                               const std::function<void(const std::string&)>& progress);
     }
 }

@@ -9,7 +9,8 @@ namespace gillab
     namespace gilbench
     {
         std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
-                                               const std::vector<configuration>& configs, const options& o)
+                                               const std::vector<configuration>& configs, const options& o,
+                                               const std::function<void(const std::string&)>& progress)
         {
             nl::json planned = nl::json::array();
             for (const configuration& c : configs)
@@ -21,7 +22,7 @@ namespace gillab
                                       {"configs", planned}, {"repeats", o.repeats}, {"warmup", o.warmup},
                                       {"budget_s", o.budget_s}, {"start_method", o.start_method},
                                       {"startup_included", o.startup_included}, {"weak_scaling", o.weak_scaling}};
-            const nl::json answer = run_in_child(target, request, "gilbench");
+            const nl::json answer = run_in_child(target, request, "gilbench", progress);
             const nl::json& figures = answer.at("configs");
             if (figures.size() != configs.size())
                 throw std::runtime_error("%gilbench under " + target.requested + ": the child answered for " +

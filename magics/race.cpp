@@ -343,7 +343,9 @@ namespace gillab
                 {
                     m.label = target.info.label() + " (" + target.requested + ")";
                     progress.update(m.label + ": running in a child interpreter");
-                    m.answer = {{"interpreter", target.info.raw}, {"result", run_in_child(target, request(o, *call.cell, false), "race")}};
+                    auto report = [&](const std::string& status) { progress.update(m.label + ": " + status); };
+                    m.answer = {{"interpreter", target.info.raw},
+                                {"result", run_in_child(target, request(o, *call.cell, false), "race", report)}};
                 }
                 all.push_back(std::move(m));
             }

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -31,6 +32,8 @@ namespace gillab
         constexpr double probe_timeout_s = 20.0;
         constexpr std::size_t max_stderr_kept = 64 * 1024;
         constexpr int result_fd_in_child = 3;
+        // How child.py starts a progress line on the result pipe (the answer is one JSON object after them).
+        constexpr const char* progress_prefix = "{\"progress\":";
 
         bool is_executable_file(const std::string& path)
         {
@@ -199,25 +202,33 @@ namespace gillab
 
             // Feeds `input`, collects stdout/stderr/result until all close,
             // then reaps. Returns the exit status. GIL held on entry.
-            int exchange(const std::string& input, double timeout_s)
+            // Progress lines on the result pipe go to `on_progress` (GIL held)
+            // as they arrive; result_text keeps the rest, the answer.
+            int exchange(const std::string& input, double timeout_s,
+                         const std::function<void(const std::string&)>& on_progress = {})
             {
                 std::size_t written = 0;
                 if (input.empty()) close_fd(m_stdin);
                 const auto deadline = monotonic::now() + std::chrono::duration_cast<monotonic::duration>(
                                                              std::chrono::duration<double>(timeout_s));
-                bool timed_out = false;
+                bool timed_out = false, finished = false;
                 try
                 {
-                    wait_interruptibly([&]
+                    while (!finished && !timed_out)
                     {
-                        if (timeout_s > 0 && monotonic::now() > deadline)
+                        wait_interruptibly([&]
                         {
-                            timed_out = true;
-                            return true;
-                        }
-                        pump(input, written);
-                        return m_stdout < 0 && m_stderr < 0 && m_result < 0;
-                    });
+                            if (timeout_s > 0 && monotonic::now() > deadline)
+                            {
+                                timed_out = true;
+                                return true;
+                            }
+                            pump(input, written);
+                            finished = m_stdout < 0 && m_stderr < 0 && m_result < 0;
+                            return finished || (on_progress && has_progress_line());
+                        });
+                        deliver_progress(on_progress);
+                    }
                 }
                 catch (...)
                 {
@@ -242,6 +253,31 @@ namespace gillab
 
         private:
             pid_t m_pid = -1;
+
+            bool has_progress_line() const
+            {
+                return result_text.rfind(progress_prefix, 0) == 0 && result_text.find('\n') != std::string::npos;
+            }
+
+            // Takes the complete progress lines off the front of result_text.
+            void deliver_progress(const std::function<void(const std::string&)>& on_progress)
+            {
+                while (has_progress_line())
+                {
+                    const std::size_t end = result_text.find('\n');
+                    const std::string line = result_text.substr(0, end);
+                    result_text.erase(0, end + 1);
+                    if (!on_progress) continue;
+                    try
+                    {
+                        on_progress(nl::json::parse(line).at("progress").get<std::string>());
+                    }
+                    catch (const nl::json::exception&)
+                    {
+                        // A garbled progress line only loses that update.
+                    }
+                }
+            }
             int m_stdin = -1, m_stdout = -1, m_stderr = -1, m_result = -1;
 
             static std::vector<std::string> child_environment(const std::map<std::string, std::string>& extra)
@@ -488,12 +524,13 @@ namespace gillab
         return targets;
     }
 
-    nl::json run_in_child(const measurement_target& target, const nl::json& request, const std::string& magic)
+    nl::json run_in_child(const measurement_target& target, const nl::json& request, const std::string& magic,
+                          const std::function<void(const std::string&)>& on_progress)
     {
         const std::string dir = runners_directory();
         child_process child({target.info.executable, "-s", dir + "/child.py", std::to_string(result_fd_in_child)}, {},
                             false, true);
-        const int status = child.exchange(request.dump(), 0);
+        const int status = child.exchange(request.dump(), 0, on_progress);
         const std::string where = "%" + magic + " under " + target.requested + " (" + target.info.executable + ")";
         nl::json answer;
         try

@@ -12,6 +12,7 @@
 // add a runners/task_NAME.py with `measure(request)` (listed in child.py).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -70,9 +71,12 @@ namespace gillab
     // Runs runners/child.py under `executable` with `request`; returns its
     // "result". Interruptible: on KeyboardInterrupt the child is killed and
     // reaped before the exception propagates. The child's stdout goes to the
-    // kernel's (so the cell's prints reach the notebook). Throws usage_error
-    // for the cell's own mistakes and std::runtime_error for failures.
-    nl::json run_in_child(const measurement_target& target, const nl::json& request, const std::string& magic);
+    // kernel's (so the cell's prints reach the notebook). The task's progress
+    // reports reach `on_progress` (shell thread, GIL held) while it runs.
+    // Throws usage_error for the cell's own mistakes and std::runtime_error
+    // for failures.
+    nl::json run_in_child(const measurement_target& target, const nl::json& request, const std::string& magic,
+                          const std::function<void(const std::string&)>& on_progress = {});
 
     // The folder holding child.py and the task modules.
     std::string runners_directory();

@@ -5,11 +5,13 @@
 The request (JSON on stdin) names a task module in this folder ("race" -> task_race.py) and its
 parameters; the answer (JSON written to RESULT_FD, not stdout, so the cell may print freely) is
 {"ok": true, "interpreter": {...}, "result": {...}} or {"ok": false, "kind": "usage"|"error",
-"error": one line, "traceback": text}. Any CPython 3.8+ runs it; nothing outside the standard
+"error": one line, "traceback": text}. Before it, a task that takes `progress` may send lines
+{"progress": text} on the same fd while it runs (the kernel shows them as its live progress). Any CPython 3.8+ runs it; nothing outside the standard
 library and this folder is imported.
 """
 
 import importlib
+import inspect
 import json
 import os
 import sys
@@ -20,12 +22,13 @@ from interpreter import describe
 TASKS = {"race": "task_race", "gilbench": "task_gilbench"}
 
 
-def answer(request):
+def answer(request, progress):
     if request.get("task") not in TASKS:
         return {"ok": False, "kind": "usage", "error": "unknown task %r; known: %s" % (request.get("task"), ", ".join(TASKS))}
     task = importlib.import_module(TASKS[request["task"]])
+    options = {"progress": progress} if "progress" in inspect.signature(task.measure).parameters else {}
     try:
-        return {"ok": True, "interpreter": describe(), "result": task.measure(request)}
+        return {"ok": True, "interpreter": describe(), "result": task.measure(request, **options)}
     except task.CellError as error:
         return {"ok": False, "kind": "usage", "error": str(error)}
     except BaseException as error:
@@ -37,10 +40,12 @@ def answer(request):
 
 
 def main():
-    result_fd = int(sys.argv[1])
-    response = answer(json.load(sys.stdin))
-    with os.fdopen(result_fd, "w") as out:
-        json.dump(response, out)
+    with os.fdopen(int(sys.argv[1]), "w") as out:
+        def progress(text):
+            out.write(json.dumps({"progress": text}) + "\n")
+            out.flush()
+
+        json.dump(answer(json.load(sys.stdin), progress), out)
     # Threads a stopped run had to abandon (a job blocked in C) must not hold up the exit.
     sys.stdout.flush()
     sys.stderr.flush()

@@ -328,7 +328,15 @@ def _same(a, b):
         return False
 
 
-def measure(request):
+def _status(config, r, request, index, total):
+    """The kernel's progress wording: which configuration, which run."""
+    run = ("warm-up %d" % (r + 1) if r < request["warmup"]
+           else "run %d/%d" % (r - request["warmup"] + 1, request["repeats"]))
+    return "%s x %d workers, %d jobs, %s (configuration %d of %d)" % (
+        config["mode"], config["workers"], config["jobs"], run, index + 1, total)
+
+
+def measure(request, progress=None):
     """request: folder, module, configs [{mode, workers, workers_spec, jobs, base_jobs}], repeats,
     warmup, budget_s, start_method, startup_included, weak_scaling. Returns per configuration
     the measured runs' wall and CPU seconds, whether it was stopped at --budget or skipped,
@@ -341,13 +349,15 @@ def measure(request):
     reference = {}  # sequential results by --jobs value
     stopped = set()  # (mode, workers spec) that went over --budget
     measured = []
-    for config in request["configs"]:
+    for index, config in enumerate(request["configs"]):
         figures = {"walls": [], "cpus": [], "over_budget": False, "skipped": False, "results_match": None}
         measured.append(figures)
         if (config["mode"], config["workers_spec"]) in stopped:
             figures["skipped"] = True
             continue
         for r in range(request["warmup"] + request["repeats"]):
+            if progress:
+                progress(_status(config, r, request, index, len(request["configs"])))
             run = run_once(cell, config, request)
             if run["over_budget"]:
                 figures["over_budget"] = True
