@@ -7,6 +7,7 @@ import glob
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -20,6 +21,7 @@ PYENV_39 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/pytho
 PYENV_27 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
 # A second interpreter besides the kernel: pyenv's 3.9, else the project's 3.13.
 OTHER = "3.9" if PYENV_39 else "3.13" if os.path.exists(DEFAULT_313) else None
+OTHER_PATH = PYENV_39[-1] if PYENV_39 else DEFAULT_313
 needs_other = pytest.mark.skipif(OTHER is None, reason="no second CPython (pyenv 3.9 or make free-threaded-python)")
 
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(300_000):\n        total += k\n    return total + i\n"
@@ -70,8 +72,8 @@ def test_two_interpreters_give_one_table_and_the_selector_picks_each(kernel):
 def test_the_child_imports_the_cell_and_its_prints_reach_the_notebook(kernel):
     body = ("import sys\nprint('setup under', '.'.join(map(str, sys.version_info[:2])))\n"
             "def job(i):\n    print('job', i)\n    return i\n")
-    result = gilbench(kernel, f"--python {OTHER} --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0",
-                      body)
+    result = gilbench(kernel, f"--python {OTHER_PATH} --modes sequential,threads --workers 2 --jobs 2 --repeats 1 "
+                              "--warmup 0", body)
     assert result.status == "ok", result.reply["content"]
     out = result.stream("stdout")
     assert f"setup under {OTHER}" in out and "job 1" in out
@@ -127,7 +129,8 @@ def test_budget_stops_a_child_run_and_skips_larger_jobs(kernel):
 @needs_other
 def test_interrupt_during_a_child_run_kills_and_reaps_the_child(kernel):
     before = live_children(kernel)
-    for modes in ("threads", "processes"):
+    temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*")))
+    for modes in ("threads", "processes --start-method forkserver"):
         def stop():
             time.sleep(2.0)
             kernel.manager.interrupt_kernel()
@@ -140,6 +143,8 @@ def test_interrupt_during_a_child_run_kills_and_reaps_the_child(kernel):
         assert kernel.eval("1+1") == 2
         time.sleep(0.3)
         assert live_children(kernel) <= before, modes
+    # the cell's module folder, with the child's multiprocessing folders inside, is gone
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*"))) <= temp_before
 
 
 @needs_other

@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
 from concurrent import futures
@@ -342,6 +343,9 @@ def measure(request, progress=None):
     the measured runs' wall and CPU seconds, whether it was stopped at --budget or skipped,
     and whether its results matched sequential's."""
     cell = import_cell(request["folder"], request["module"])
+    # multiprocessing's own temp folders (spawn, forkserver) go inside the cell's folder, which
+    # the kernel removes even when it had to kill this process.
+    tempfile.tempdir = tempfile.mkdtemp(dir=request["folder"])
     for entry in ("job", "ajob"):
         needed = any((c["mode"] == "asyncio") == (entry == "ajob") for c in request["configs"])
         if needed and not callable(getattr(cell, entry, None)):
