@@ -52,6 +52,7 @@ namespace gillab
         py::gil_scoped_acquire acquire;
         install_fd_streams();
         install_error_recorder(m_ipython_shell);
+        install_exit_request(m_ipython_shell);
         route_shell_log(m_ipython_shell_app, m_capture.log_fd());
         route_displays_from_threads(m_ipython_shell);
         route_input_to_the_front_end();
@@ -116,6 +117,13 @@ namespace gillab
         py::object payload_manager = m_ipython_shell.attr("payload_manager");
         reply["payload"] = payload_manager.attr("read_payload")();
         payload_manager.attr("clear_payload")();
+        if (m_ipython_shell.attr("exit_now").cast<bool>())
+        {
+            if (iopub_gate* gate = iopub_gate::instance())
+            {
+                gate->exit_after_idle();
+            }
+        }
 
         if (!m_ipython_shell.attr("last_error").is_none())
         {

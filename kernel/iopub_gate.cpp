@@ -4,6 +4,8 @@
 #include <chrono>
 #include <random>
 #include <sstream>
+#include <thread>
+#include <unistd.h>
 
 #include <xeus/xmessage.hpp>
 #include <zmq.hpp>
@@ -100,7 +102,26 @@ namespace gillab
             }
             m_in_hook = false;
         }
+        const bool idle = msg_type == "status" && msg.content().value("execution_state", "") == "idle";
         xeus::xserver_zmq_split::publish_impl(std::move(msg), c);
+        if (idle && m_exit_after_idle)
+        {
+            // The publisher thread sends on its own; give it time to put the
+            // reply and the idle status on the wire. _exit, not exit: xeus's
+            // detached threads still hold the zmq context that exit would
+            // wait on.
+            std::thread([]
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                _exit(0);
+            }).detach();
+        }
+    }
+
+    void iopub_gate::exit_after_idle()
+    {
+        std::lock_guard<std::recursive_mutex> lock(mutex());
+        m_exit_after_idle = true;
     }
 
     void iopub_gate::start_impl(xeus::xpub_message msg)

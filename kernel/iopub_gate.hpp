@@ -50,6 +50,10 @@ namespace gillab
         // Publish from any thread, attributed to the output parent.
         void publish_from_any_thread(const std::string& msg_type, nl::json content);
 
+        // The cell asked the kernel to end (exit()): the process ends once
+        // the request's reply and idle status have left.
+        void exit_after_idle();
+
     private:
         void start_impl(xeus::xpub_message msg) override;
         void publish_impl(xeus::xpub_message msg, xeus::channel c) override;
@@ -57,6 +61,7 @@ namespace gillab
 
         std::function<void()> m_before_publish;
         bool m_in_hook = false;
+        bool m_exit_after_idle = false;
         nl::json m_output_parent = nl::json::object();
         nl::json m_template_header = nl::json::object();  // session, username, version
         std::string m_topic_prefix;

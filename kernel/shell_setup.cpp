@@ -118,6 +118,23 @@ shell.show_usage_error = show_usage_error
 )PY", scope);
     }
 
+    void install_exit_request(py::object shell)
+    {
+        py::dict scope("shell"_a = shell);
+        run(R"PY(
+from IPython.core.autocall import ZMQExitAutocall
+shell.keepkernel_on_exit = None
+def ask_exit():
+    keep = bool(shell.keepkernel_on_exit)
+    shell.exit_now = not keep
+    shell.payload_manager.write_payload({"source": "ask_exit", "keepkernel": keep})
+shell.ask_exit = ask_exit
+shell.exiter = ZMQExitAutocall(shell)
+for name in ("exit", "quit"):
+    shell.user_ns[name] = shell.user_ns_hidden[name] = shell.exiter
+)PY", scope);
+    }
+
     void route_shell_log(py::object app, int log_fd)
     {
         py::dict scope("app"_a = app, "log_fd"_a = log_fd);

@@ -18,6 +18,11 @@ namespace gillab
     // UsageErrors become one-line error replies.
     void install_error_recorder(py::object shell);
 
+    // exit() and quit() as in ipykernel: an "ask_exit" payload in the reply,
+    // then the kernel ends (the notebook server restarts it);
+    // exit(keep_kernel=True) only sends the payload.
+    void install_exit_request(py::object shell);
+
     // IPython's own log lines go to the kernel's terminal, not a notebook.
     void route_shell_log(py::object app, int log_fd);
 
