@@ -214,6 +214,8 @@ def lecture_6_facts(facts):
         assert any(t["free-threaded"] > t["default"] for t in facts["single_thread"].values()), facts["single_thread"]
         assert set(facts["ownership"]) == {"default build", "free-threaded"}, facts["ownership"]
     assert {"free-threaded", "free-threaded, PYTHON_GIL=1"} <= set(facts["scaling"]), facts["scaling"]
+    if facts["default"]:  # with the GIL, two threads of Python never keep much more than one core busy
+        assert facts["scaling"]["default build"]["two_cores"] < 1.3, facts["scaling"]
     assert facts["scaling"]["free-threaded"]["gil"] is False and facts["scaling"]["free-threaded, PYTHON_GIL=1"]["gil"] is True
 
 
