@@ -41,14 +41,16 @@ if not defined & set(entry_points):
 # folder behind: the folder names its kernel, so a later kernel removes it.
 for stale in os.listdir(tempfile.gettempdir()):
     owner = re.fullmatch(r"gillab-(\d+)-\w+", stale)
+    if not owner or int(owner.group(1)) == os.getpid():
+        continue
     path = os.path.join(tempfile.gettempdir(), stale)
-    if owner and int(owner.group(1)) != os.getpid() and os.stat(path).st_uid == os.getuid():
-        try:
+    try:
+        if os.stat(path).st_uid == os.getuid():
             os.kill(int(owner.group(1)), 0)
-        except ProcessLookupError:
-            import shutil; shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass
+    except ProcessLookupError:
+        import shutil; shutil.rmtree(path, ignore_errors=True)
+    except OSError:  # gone since listed (a live kernel's magic ended), or not ours to signal
+        pass
 # A job's traceback is shown after its module is gone, and showing it leaves
 # lazy linecache entries for that file: drop those of earlier calls here.
 import linecache

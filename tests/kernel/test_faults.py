@@ -163,6 +163,20 @@ def test_a_job_that_kills_the_kernel_process_dies_cleanly_and_restarts(fresh_ker
     assert temp_modules() <= temp_before
 
 
+def test_a_magic_runs_while_another_kernels_folder_vanishes_as_it_looks(kernel):
+    # Kernels sharing a temp folder (one notebook server's, a hub's /tmp) each remove their own
+    # cell-module folder when their magic ends, so one that another kernel's magic has just listed
+    # may be gone when it looks closer (seen in tests/clients/test_load.py). A dangling link with
+    # such a name holds that moment still.
+    vanished = os.path.join(tempfile.gettempdir(), f"gillab-{os.getpid()}-vanished")
+    os.symlink(os.path.join(tempfile.gettempdir(), "no-such-folder"), vanished)
+    try:
+        result = gilbench(kernel, "sequential", "def job(i):\n    return i\n")
+        assert result.status == "ok", result.reply["content"]
+    finally:
+        os.remove(vanished)
+
+
 def test_the_students_cell_killing_the_kernel_dies_cleanly_and_restarts(fresh_kernel):
     marker = "gillab-fault-" + uuid.uuid4().hex
     # A long-running child of the kernel's: it must not outlive the kernel's death
