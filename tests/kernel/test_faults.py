@@ -279,6 +279,7 @@ def test_memory_a_job_leaks_into_its_cell_is_freed_with_it(kernel, mode):
     assert result.status == "ok", result.reply["content"]
     kernel.ok("gc.collect()")
     growth = psutil.Process(kernel.pid).memory_info().rss - rss_before
-    # sequential and threads held 128 MiB in the kernel; all of it went with the cell
-    assert growth < 32 * 1024 * 1024, growth / 2**20
+    # sequential and threads held 128 MiB in the kernel; it went with the cell. glibc may keep a
+    # freed block per worker thread's arena for reuse (2 x 16 MiB seen), so the bound is half.
+    assert growth < 64 * 1024 * 1024, growth / 2**20
     state.check()
