@@ -68,11 +68,18 @@ class Kernel:
 
     def wait_for_ready(self):
         self.client.wait_for_ready(timeout=60)
-        # Under load wait_for_ready asks again after 1 s without a reply; the
-        # extra replies would answer the next request. Skip past them.
-        msg_id = self.client.kernel_info()
-        while self.client.get_shell_msg(timeout=60)["parent_header"].get("msg_id") != msg_id:
-            pass
+        self.shell_reply(self.client.kernel_info(), timeout=60)
+
+    def shell_reply(self, msg_id, timeout):
+        """The reply to msg_id. Under load wait_for_ready asks for kernel_info
+        again after 1 s without an answer; the extra replies arrive later and
+        are skipped here, whichever request comes next."""
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg_id:
+                return reply
+            assert reply["msg_type"] == "kernel_info_reply", reply["msg_type"]
 
     @property
     def pid(self):
@@ -98,12 +105,7 @@ class Kernel:
                     break
                 continue
             messages.append(msg)
-        # Skips stale replies: under load wait_for_ready sends kernel_info more than once.
-        while True:
-            reply = self.client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
-            if reply["parent_header"].get("msg_id") == msg_id:
-                return Execution(reply, messages)
-            assert reply["msg_type"] == "kernel_info_reply", reply["msg_type"]
+        return Execution(self.shell_reply(msg_id, deadline - time.monotonic()), messages)
 
     def ok(self, code, timeout=60):
         """Runs code that must succeed."""

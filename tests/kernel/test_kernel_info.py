@@ -66,8 +66,7 @@ def test_input_asks_the_front_end(kernel):
     request = kernel.client.get_stdin_msg(timeout=10)
     assert request["content"]["prompt"] == "name? ", request["content"]
     kernel.client.input("ada")
-    reply = kernel.client.get_shell_msg(timeout=10)
-    assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok"
+    assert kernel.shell_reply(msg_id, timeout=10)["content"]["status"] == "ok"
     assert kernel.eval("answer") == "ada"
 
 

@@ -112,8 +112,7 @@ def test_threads_printing_across_300_cells(fresh_kernel):
                 idle += state == "idle"
                 if state == "idle":
                     break
-        reply = k.client.get_shell_msg(timeout=30)
-        assert reply["parent_header"]["msg_id"] == msg_id and reply["content"]["status"] == "ok"
+        assert k.shell_reply(msg_id, timeout=30)["content"]["status"] == "ok"
 
     run_collecting("import threading, itertools\n"
          "stop = threading.Event()\n"
