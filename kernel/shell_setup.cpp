@@ -135,6 +135,51 @@ for name in ("exit", "quit"):
 )PY", scope);
     }
 
+    void forget_cell_sources_after_tracebacks(py::object shell)
+    {
+        py::dict scope("shell"_a = shell);
+        run(R"PY(
+import os
+try:
+    import executing
+except ImportError:  # an IPython without stack_data keeps no such cache
+    executing = None
+
+def _source_classes(cls):
+    yield cls
+    for sub in cls.__subclasses__():
+        yield from _source_classes(sub)
+
+def _on_disk(filename):
+    return os.path.isfile(filename)
+
+# The per-class dicts are keyed by (filename, lines) and (code, id, lasti);
+# entries for library files stay, so their sources are not parsed again.
+def _forget_cell_sources():
+    for cls in _source_classes(executing.Source):
+        for name, filename_of in (("__source_cache_with_lines", lambda key: key[0]),
+                                  ("__executing_cache", lambda key: key[0].co_filename)):
+            cache = vars(cls).get(name)
+            if isinstance(cache, dict):
+                for key in [key for key in cache if not _on_disk(filename_of(key))]:
+                    del cache[key]
+    # Unbounded lru_caches keyed by a source or a tree node: cheap to refill
+    # from the sources kept above.
+    for cached in (executing.Source.statements_at_line, executing.executing.statement_containing_node):
+        cached.cache_clear()
+
+if executing is not None:
+    _record = shell._showtraceback
+    def _showtraceback(etype, evalue, stb):
+        _record(etype, evalue, stb)
+        try:
+            _forget_cell_sources()
+        except Exception:
+            pass  # another executing's layout: the error report matters more than the bound
+    shell._showtraceback = _showtraceback
+)PY", scope);
+    }
+
     void route_shell_log(py::object app, int log_fd)
     {
         py::dict scope("app"_a = app, "log_fd"_a = log_fd);

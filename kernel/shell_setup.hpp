@@ -23,6 +23,12 @@ namespace gillab
     // exit(keep_kernel=True) only sends the payload.
     void install_exit_request(py::object shell);
 
+    // IPython's tracebacks (stack_data, executing) cache a parsed syntax
+    // tree per source for the life of the process: one per failing cell,
+    // ~24 KB each. After each traceback, what they keep for sources that are
+    // not files on disk (cells, removed cell modules) is dropped.
+    void forget_cell_sources_after_tracebacks(py::object shell);
+
     // IPython's own log lines go to the kernel's terminal, not a notebook.
     void route_shell_log(py::object app, int log_fd);
 
