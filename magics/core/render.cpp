@@ -6,6 +6,7 @@
 
 #include "../render/base64.hpp"
 #include "../render/chart_png.hpp"
+#include "../render/chart_text.hpp"
 #include "../render/chart_vegalite.hpp"
 
 namespace gillab
@@ -127,6 +128,11 @@ namespace gillab
                 out += (c ? "  " : "") + pad(format_cell(cell), widths[c], is_numeric(cell));
             }
             out += "\n";
+        }
+        const std::string strip = result.chart ? chart_to_text(*result.chart) : "";
+        if (!strip.empty())
+        {
+            out += strip + "\n";
         }
         for (const std::string& note : table.notes)
         {

@@ -11,7 +11,7 @@ namespace gillab
     // left to the column header.
     std::string format_cell(const Cell& cell);
 
-    std::string render_text(const Result& result);                                // aligned table
+    std::string render_text(const Result& result);                                // aligned table (+ a segment chart's strip)
     std::string render_html(const Result& result, const std::string& png_base64);  // table (+ chart image)
     nl::json render_json(const Result& result);                                   // versioned schema
 

@@ -3,6 +3,9 @@
 // Chart, and a JSON payload (its figures, for code and for the JSON bundle).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,12 +53,23 @@ namespace gillab
         double y = 0.0;
     };
 
+    // Kind::segments: one bar from start to end in one lane of one band, such
+    // as the span a thread held the GIL (lane = thread, band = switch interval).
+    struct ChartSegment
+    {
+        std::size_t band = 0;  // index into Chart::bands
+        std::size_t lane = 0;  // index into Chart::lanes
+        double start = 0.0;
+        double end = 0.0;
+    };
+
     struct Chart
     {
         enum class Kind
         {
             grouped_bars,  // one group per category, one bar per series
-            lines          // numeric x, one polyline (with points) per series
+            lines,         // numeric x, one polyline (with points) per series
+            segments       // a strip per band, a row per lane, a bar per segment along x
         };
 
         Kind kind = Kind::grouped_bars;
@@ -65,6 +79,18 @@ namespace gillab
         std::vector<std::string> categories;
         std::vector<ChartSeries> series;
         std::vector<ChartRule> rules;
+        // segments only (series, categories and rules are not drawn)
+        std::vector<std::string> lanes;
+        std::vector<std::string> bands;
+        std::vector<ChartSegment> segments;
+
+        // Renderers skip segments that name no lane or band (band 0 when there
+        // are no bands) or whose span is not finite and ordered.
+        bool plottable(const ChartSegment& segment) const
+        {
+            return segment.lane < lanes.size() && segment.band < std::max<std::size_t>(bands.size(), 1) &&
+                   std::isfinite(segment.start) && std::isfinite(segment.end) && segment.start <= segment.end;
+        }
     };
 
     struct Result

@@ -851,6 +851,97 @@ namespace gillab
         }
 
         // ------------------------------------------------------------------
+        // Segments: a strip per band (its name above it), a row per lane
+        // (named on the left), a bar per segment along a shared time axis.
+
+        constexpr int tallest_lane = 24;
+
+
+        Range segment_range(const Chart& chart)
+        {
+            Range range;
+            for (const ChartSegment& segment : chart.segments)
+            {
+                if (!chart.plottable(segment))
+                    continue;
+                range.include(tamed(segment.start));
+                range.include(tamed(segment.end));
+            }
+            return range.empty() ? Range{0.0, 1.0} : widened(range);
+        }
+
+        void draw_segments_chart(Canvas& canvas, const Chart& chart)
+        {
+            Frame frame;
+            int top = margin;
+            frame.title_top = top;
+            if (!chart.title.empty())
+                top += line_height * title_scale + gap;
+            int bottom = canvas.height() - margin;
+            if (!chart.x_title.empty())
+            {
+                frame.x_title_top = bottom - line_height;
+                bottom = frame.x_title_top - gap / 2;
+            }
+            frame.x_labels_top = bottom - line_height;
+            bottom = frame.x_labels_top - tick_length - 2;
+
+            std::vector<GlyphRun> lane_labels;
+            int label_width = 0;
+            for (const std::string& lane : chart.lanes)
+            {
+                lane_labels.push_back(truncated(shape(lane), longest_legend_name));
+                label_width = std::max(label_width, run_width(lane_labels.back(), 1));
+            }
+            frame.plot.top = top;
+            frame.plot.height = std::max(1, bottom - top);
+            frame.plot.left = margin + label_width + gap;
+            frame.plot.width = std::max(1, canvas.width() - margin - 3 * glyph_advance - frame.plot.left);
+            frame.x_axis = nice_axis(segment_range(chart), tick_target(frame.plot.width, 90));
+
+            const int band_count = static_cast<int>(std::max<std::size_t>(chart.bands.size(), 1));
+            const int lane_count = static_cast<int>(chart.lanes.size());
+            const int header = chart.bands.empty() ? 0 : line_height + 4;
+            const int free = frame.plot.height - band_count * header;
+            const int lane_height = std::clamp(lane_count ? free / (band_count * lane_count) : 1, 1, tallest_lane);
+            auto band_top = [&](int band) { return frame.plot.top + band * (header + lane_count * lane_height); };
+            auto lane_top = [&](int band, int lane) { return band_top(band) + header + lane * lane_height; };
+
+            draw_x_ticks(canvas, frame);
+            for (int band = 0; band < band_count; ++band)
+            {
+                if (!chart.bands.empty())
+                {
+                    const GlyphRun name = truncated(shape(chart.bands[static_cast<std::size_t>(band)]),
+                                                    glyphs_fitting(canvas.width() - 2 * margin, 1));
+                    canvas.fill_rect(frame.plot.left + 1, band_top(band) + 1, frame.plot.width, line_height + 2, background);
+                    draw_run(canvas, name, margin, band_top(band) + 2, 1, text_ink);
+                }
+                for (int lane = 0; lane < lane_count; ++lane)
+                {
+                    const int label_top = lane_top(band, lane) + (lane_height - cap_height) / 2;
+                    draw_run(canvas, lane_labels[static_cast<std::size_t>(lane)], margin, label_top, 1, text_ink);
+                }
+            }
+            const int padding = lane_height >= 6 ? 2 : 0;
+            for (const ChartSegment& segment : chart.segments)
+            {
+                if (!chart.plottable(segment))
+                    continue;
+                const int x0 = x_pixel(frame, tamed(segment.start));
+                const int x1 = std::max(x0 + 1, x_pixel(frame, tamed(segment.end)));  // every segment stays visible
+                const int y = lane_top(static_cast<int>(segment.band), static_cast<int>(segment.lane));
+                canvas.fill_rect(x0, y + padding, x1 - x0, lane_height - 2 * padding, chart_series_colour(segment.lane));
+            }
+            draw_axis_lines(canvas, chart, frame);
+            if (std::none_of(chart.segments.begin(), chart.segments.end(),
+                             [&](const ChartSegment& segment) { return chart.plottable(segment); }))
+                draw_no_data(canvas, frame);
+            draw_title(canvas, chart, frame);
+            draw_axis_titles(canvas, chart, frame);
+        }
+
+        // ------------------------------------------------------------------
         // PNG encoding
 
         void append_be32(std::string& out, std::uint32_t value)
@@ -925,7 +1016,10 @@ namespace gillab
     std::string chart_to_png(const Chart& chart, int width, int height)
     {
         Canvas canvas(std::clamp(width, 1, largest_side), std::clamp(height, 1, largest_side));
-        draw_chart(canvas, chart);
+        if (chart.kind == Chart::Kind::segments)
+            draw_segments_chart(canvas, chart);
+        else
+            draw_chart(canvas, chart);
         return encode_png(canvas);
     }
 }

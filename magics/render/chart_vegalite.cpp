@@ -174,10 +174,63 @@ namespace gillab
             }
             return all;
         }
+
+        // Segments: bars from start (x) to end (x2), a row per lane, a facet
+        // row per band when there is more than one.
+        json segment_rows(const Chart& chart)
+        {
+            json rows = json::array();
+            for (const ChartSegment& segment : chart.segments)
+            {
+                if (!chart.plottable(segment))
+                    continue;
+                json row = {{"lane", chart.lanes[segment.lane]}, {"start", segment.start}, {"end", segment.end}};
+                if (!chart.bands.empty())
+                    row["band"] = chart.bands[segment.band];
+                rows.push_back(row);
+            }
+            return rows;
+        }
+
+        json segments_spec(const Chart& chart)
+        {
+            const json lanes = chart.lanes;
+            const std::string x_title = chart.x_title.empty() ? "start" : chart.x_title;
+            json tooltip = json::array({{{"field", "lane"}, {"type", "nominal"}},
+                                        {{"field", "start"}, {"type", "quantitative"}, {"title", x_title}},
+                                        {{"field", "end"}, {"type", "quantitative"}}});
+            json encoding = {
+                {"x", {{"field", "start"}, {"type", "quantitative"}, {"title", title_or_none(chart.x_title)}}},
+                {"x2", {{"field", "end"}}},
+                {"y", {{"field", "lane"}, {"type", "nominal"}, {"title", title_or_none(chart.y_title)}, {"sort", lanes}}},
+                {"color", {{"field", "lane"}, {"type", "nominal"}, {"title", nullptr}, {"scale", {{"domain", lanes}}}}},
+            };
+            if (chart.bands.size() > 1)
+            {
+                encoding["row"] = {{"field", "band"}, {"type", "nominal"}, {"title", nullptr}, {"sort", chart.bands}};
+                tooltip.push_back({{"field", "band"}, {"type", "nominal"}});
+            }
+            encoding["tooltip"] = tooltip;
+            return {
+                {"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
+                {"width", chart_width},
+                {"height", {{"step", 18}}},
+                {"data", {{"values", segment_rows(chart)}}},
+                {"mark", {{"type", "bar"}, {"tooltip", true}}},
+                {"encoding", encoding},
+            };
+        }
     }
 
     nlohmann::json chart_to_vegalite(const Chart& chart)
     {
+        if (chart.kind == Chart::Kind::segments)
+        {
+            json spec = segments_spec(chart);
+            if (!chart.title.empty())
+                spec["title"] = chart.title;
+            return spec;
+        }
         json spec = {
             {"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
             {"width", chart_width},

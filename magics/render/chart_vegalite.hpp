@@ -9,6 +9,7 @@
 namespace gillab
 {
     // Points with a non-finite coordinate, and bar points whose index names
-    // no category, are left out of the data.
+    // no category, are left out of the data; so are segments with a
+    // non-finite or reversed span, or a lane or band index out of range.
     nlohmann::json chart_to_vegalite(const Chart& chart);
 }

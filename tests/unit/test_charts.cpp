@@ -1,4 +1,5 @@
 // Chart renderers: base64, the PNG rasterizer and the Vega-Lite spec.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,6 +11,7 @@
 
 #include "render/base64.hpp"
 #include "render/chart_png.hpp"
+#include "render/chart_text.hpp"
 #include "render/chart_vegalite.hpp"
 
 namespace gillab
@@ -411,5 +413,154 @@ namespace gillab
         EXPECT_TRUE(spec.at("data").at("values").empty());
         EXPECT_FALSE(spec.contains("title"));
         EXPECT_NE(layer_with_mark(spec, "bar"), nullptr);
+    }
+
+    // ---- segment charts (ownership strips)
+
+    namespace
+    {
+        // Thread A holds the first half of each band, thread B the second.
+        Chart ownership_strips(std::vector<std::string> bands)
+        {
+            Chart chart;
+            chart.kind = Chart::Kind::segments;
+            chart.title = "Who held the GIL";
+            chart.x_title = "time (ms)";
+            chart.lanes = {"thread A", "thread B"};
+            chart.bands = bands;
+            for (std::size_t band = 0; band < std::max<std::size_t>(bands.size(), 1); ++band)
+            {
+                chart.segments.push_back({band, 0, 0.0, 50.0});
+                chart.segments.push_back({band, 1, 50.0, 100.0});
+            }
+            return chart;
+        }
+
+        std::vector<std::string> lines_of(const std::string& text)
+        {
+            std::vector<std::string> lines;
+            std::size_t at = 0;
+            while (at <= text.size())
+            {
+                const std::size_t end = std::min(text.find('\n', at), text.size());
+                lines.push_back(text.substr(at, end - at));
+                at = end + 1;
+            }
+            return lines;
+        }
+
+        // The strip of the first line naming this lane: what lies between the bars.
+        std::string strip_of(const std::string& text, const std::string& lane)
+        {
+            for (const std::string& line : lines_of(text))
+            {
+                if (line.find(lane) != std::string::npos && line.find('|') != std::string::npos)
+                    return line.substr(line.find('|') + 1, line.rfind('|') - line.find('|') - 1);
+            }
+            return "";
+        }
+    }
+
+    TEST(ChartVegaLite, SegmentsAreBarsFromStartToEndWithALanePerRow)
+    {
+        const nlohmann::json spec = chart_to_vegalite(ownership_strips({"5 ms"}));
+        EXPECT_FALSE(spec.contains("layer"));
+        EXPECT_EQ(spec.at("mark").at("type"), "bar");
+        const nlohmann::json& encoding = spec.at("encoding");
+        EXPECT_EQ(encoding.at("x").at("field"), "start");
+        EXPECT_EQ(encoding.at("x2").at("field"), "end");
+        EXPECT_EQ(encoding.at("y").at("field"), "lane");
+        EXPECT_EQ(encoding.at("y").at("sort"), nlohmann::json({"thread A", "thread B"}));
+        EXPECT_FALSE(encoding.contains("row"));  // one band: no facets
+        const nlohmann::json& values = spec.at("data").at("values");
+        ASSERT_EQ(values.size(), 2u);
+        EXPECT_EQ(values.at(1).at("lane"), "thread B");
+        EXPECT_EQ(values.at(1).at("start"), 50.0);
+        EXPECT_EQ(values.at(1).at("end"), 100.0);
+        EXPECT_EQ(values.at(1).at("band"), "5 ms");
+        // round trip: what the kernel sends is JSON a front end can parse
+        EXPECT_EQ(nlohmann::json::parse(spec.dump()), spec);
+    }
+
+    TEST(ChartVegaLite, SeveralBandsBecomeFacetRowsInOrder)
+    {
+        const nlohmann::json spec = chart_to_vegalite(ownership_strips({"5 ms", "1 ms"}));
+        EXPECT_EQ(spec.at("encoding").at("row").at("field"), "band");
+        EXPECT_EQ(spec.at("encoding").at("row").at("sort"), nlohmann::json({"5 ms", "1 ms"}));
+        EXPECT_EQ(spec.at("data").at("values").size(), 4u);
+    }
+
+    TEST(ChartVegaLite, SegmentsWithBadSpansOrIndicesAreLeftOut)
+    {
+        Chart chart = ownership_strips({"5 ms"});
+        chart.segments.push_back({0, 0, nan, 1.0});
+        chart.segments.push_back({0, 0, 3.0, 2.0});  // reversed
+        chart.segments.push_back({0, 2, 1.0, 2.0});  // no such lane
+        chart.segments.push_back({1, 0, 1.0, 2.0});  // no such band
+        EXPECT_EQ(chart_to_vegalite(chart).at("data").at("values").size(), 2u);
+    }
+
+    TEST(ChartPng, SegmentsAreDrawnInTheirLaneColourWhereTheirTimeIs)
+    {
+        const int width = 640;
+        const Image image = decode(chart_to_png(ownership_strips({"5 ms", "1 ms"}), width, 360));
+        const Rgb a = chart_series_colour(0);
+        const Rgb b = chart_series_colour(1);
+        EXPECT_GT(count_pixels(image, a), 1000);
+        EXPECT_GT(count_pixels(image, b), 1000);
+        // A held the first half of the time axis, B the second: A's pixels all lie left of B's
+        int rightmost_a = -1;
+        int leftmost_b = width;
+        for (int y = 0; y < image.height; ++y)
+        {
+            for (int x = 0; x < image.width; ++x)
+            {
+                if (pixel(image, x, y) == a) rightmost_a = std::max(rightmost_a, x);
+                if (pixel(image, x, y) == b) leftmost_b = std::min(leftmost_b, x);
+            }
+        }
+        EXPECT_LE(rightmost_a, leftmost_b);
+    }
+
+    TEST(ChartPng, SegmentChartWithNothingPlottableIsStillAnImage)
+    {
+        Chart chart = ownership_strips({});
+        chart.segments = {{0, 5, 0.0, 1.0}};
+        expect_valid_png(chart_to_png(chart, 320, 200), 320, 200);
+        EXPECT_EQ(count_pixels(decode(chart_to_png(chart, 320, 200)), chart_series_colour(0)), 0);
+    }
+
+    TEST(ChartText, SegmentsBecomeOneStripPerLaneWithinTheWidth)
+    {
+        // 81 characters leave an even number of columns: none straddles the hand-over at 50
+        const std::string text = chart_to_text(ownership_strips({"5 ms", "1 ms"}), 81);
+        for (const std::string& line : lines_of(text))
+            EXPECT_LE(line.size(), 81u) << line;
+        EXPECT_NE(text.find("5 ms\n"), std::string::npos);
+        EXPECT_NE(text.find("1 ms\n"), std::string::npos);
+        const std::string a = strip_of(text, "thread A");
+        const std::string b = strip_of(text, "thread B");
+        ASSERT_EQ(a.size(), 68u);
+        ASSERT_EQ(b.size(), 68u);
+        const std::size_t half = a.size() / 2;
+        EXPECT_EQ(a, std::string(half, '#') + std::string(a.size() - half, ' '));
+        EXPECT_EQ(b, std::string(half, ' ') + std::string(b.size() - half, '#'));
+    }
+
+    TEST(ChartText, ASegmentShorterThanAColumnStillShows)
+    {
+        Chart chart = ownership_strips({});
+        chart.segments.push_back({0, 1, 10.0, 10.01});
+        const std::string a = strip_of(chart_to_text(chart, 80), "thread B");
+        EXPECT_NE(a.find('.'), std::string::npos) << a;
+    }
+
+    TEST(ChartText, OnlySegmentChartsHaveATextForm)
+    {
+        EXPECT_EQ(chart_to_text(speedup_bars()), "");
+        EXPECT_EQ(chart_to_text(latency_lines()), "");
+        Chart empty = ownership_strips({});
+        empty.segments.clear();
+        EXPECT_EQ(chart_to_text(empty), "");
     }
 }

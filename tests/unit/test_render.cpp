@@ -68,3 +68,35 @@ TEST(MimeBundle, ChartAddsVegaLiteAndPng)
     EXPECT_TRUE(charted.contains("application/vnd.vegalite.v5+json"));
     EXPECT_NE(charted["text/html"].get<std::string>().find("<img"), std::string::npos);
 }
+
+TEST(RenderText, SegmentChartAddsItsStripBetweenRowsAndNotes)
+{
+    Result result = sample_result(false);
+    Chart chart;
+    chart.kind = Chart::Kind::segments;
+    chart.lanes = {"thread A", "thread B"};
+    chart.segments = {{0, 0, 0.0, 5.0}, {0, 1, 5.0, 10.0}};
+    result.chart = chart;
+    const std::string text = render_text(result);
+    const std::size_t strip = text.find("thread A |");
+    ASSERT_NE(strip, std::string::npos) << text;
+    EXPECT_LT(text.find("processes<b>"), strip);
+    EXPECT_LT(strip, text.find("a note"));
+    // bar and line charts stay out of text/plain
+    EXPECT_EQ(render_text(sample_result(true)).find('|'), std::string::npos);
+}
+
+TEST(MimeBundle, SegmentChartGetsEveryForm)
+{
+    Result result = sample_result(false);
+    Chart chart;
+    chart.kind = Chart::Kind::segments;
+    chart.lanes = {"thread A"};
+    chart.segments = {{0, 0, 0.0, 5.0}};
+    result.chart = chart;
+    const nl::json bundle = mime_bundle(result);
+    EXPECT_EQ(bundle["application/vnd.vegalite.v5+json"]["mark"]["type"], "bar");
+    EXPECT_FALSE(bundle["image/png"].get<std::string>().empty());
+    EXPECT_NE(bundle["text/html"].get<std::string>().find("<img"), std::string::npos);
+    EXPECT_NE(bundle["text/plain"].get<std::string>().find("thread A |#"), std::string::npos);
+}
