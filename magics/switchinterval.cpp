@@ -90,7 +90,7 @@ namespace gillab
                 "  %switchinterval 1ms          set it (also 0.2ms, 200us or plain seconds: 0.001)\n"
                 "  %switchinterval --sweep 5ms,1ms,0.2ms\n"
                 "                               measure each interval, then restore yours\n"
-                "  %switchinterval --timeline   who held the GIL, slice by slice, over a short window\n\n"
+                "  %switchinterval --timeline   who held the GIL, turn by turn, over a short window\n\n"
                 "The sweep runs one CPU-bound spinner thread (--load) and a native probe thread that asks for\n"
                 "the GIL: --probe sleep wants to run every --every (1 ms), like a metrics or heartbeat thread;\n"
                 "--probe yield gives the GIL back and asks again at once, like a time.sleep(0) loop. Lateness\n"
@@ -99,19 +99,20 @@ namespace gillab
                 "too when 5 ms is not in the sweep). Loads:" + loads + "\n"
                 "A long C call holds the GIL for its whole length whatever the interval; zlib releases it.\n"
                 "--timeline runs two pure-Python threads that stamp the clock on every iteration: only the\n"
-                "GIL holder can stamp, so the stamps give the ownership slices (at the current interval, or\n"
-                "at each --sweep interval). A double slice (over 1.5x the interval) is a hand-over that\n"
-                "did not happen: the same thread got the GIL back.\n"
+                "GIL holder can stamp, so the stamps give the ownership turns (at the current interval, or\n"
+                "at each --sweep interval), drawn as a strip per thread. A double turn (over 1.5x the interval)\n"
+                "is a hand-over that did not happen: the same thread got the GIL back.\n"
                 "Your interval is restored after a sweep or timeline, also on error and interrupt.\n"
                 "The result object (-o NAME) has rows, runs, median(interval), p95(interval), worst(interval),\n"
-                "rate(interval), handovers(interval), run(interval) and, after --timeline, slices(interval);\n"
+                "rate(interval), handovers(interval), run(interval) and, after --timeline, slices(interval)\n"
+                "(turn lengths) and lanes(interval) (each thread's spans holding the GIL, start_ms/end_ms);\n"
                 "intervals as '5ms' or seconds.",
                 {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
                  {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
                  {"load", 'l', "LOAD", "python, bigint, sorted, regex, zlib or none (default python)"},
                  {"every", 0, "DURATION", "how often the sleep probe wants to run (default 1ms)"},
                  {"duration", 'd', "DURATION", "measuring time per interval (default 1s; --timeline 100ms, at most 1s)"},
-                 {"timeline", 't', "", "record which thread held the GIL, slice by slice"},
+                 {"timeline", 't', "", "record which thread held the GIL, turn by turn"},
                  output_option()},
                 1, "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
         }
@@ -331,41 +332,60 @@ namespace gillab
             return result;
         }
 
+        const std::vector<std::string> timeline_lanes = {"thread A", "thread B"};
+
+        nl::json lane_json(const gil_ownership& ownership, std::size_t thread)
+        {
+            nl::json segments = nl::json::array();
+            double held_ms = 0;
+            for (const gil_span& span : ownership.held[thread])
+            {
+                segments.push_back({{"start_ms", span.start_ms}, {"end_ms", span.end_ms}});
+                held_ms += span.end_ms - span.start_ms;
+            }
+            return {{"lane", timeline_lanes[thread]}, {"thread", thread}, {"segments", segments}, {"held_ms", held_ms}};
+        }
+
         Result timeline_result(const options& o)
         {
             const std::vector<double> plan = o.intervals_s.empty() ? std::vector<double>{switch_interval_s()} : o.intervals_s;
             Result result;
             result.magic = "switchinterval";
             result.table.title = "GIL ownership over " + interval_label(o.duration_s) + ": two pure-Python threads taking turns";
-            result.table.columns = {{"interval", "interval", "ms"}, {"slices", "slices", ""},
-                                    {"median", "median slice", "ms"}, {"p95", "p95 slice", "ms"},
-                                    {"max", "longest slice", "ms"}, {"double", "double slices", ""},
-                                    {"published", "published median slice", "ms"}};
+            result.table.columns = {{"interval", "interval", "ms"}, {"slices", "turns", ""},
+                                    {"median", "median turn", "ms"}, {"p95", "p95 turn", "ms"},
+                                    {"max", "longest turn", "ms"}, {"double", "double turns", ""},
+                                    {"overlap", "max overlap", "ms"},
+                                    {"published", "published median turn", "ms"}};
             Chart chart;
-            chart.kind = Chart::Kind::lines;
-            chart.title = "Who held the GIL: each slice's length, in order";
+            chart.kind = Chart::Kind::segments;
+            chart.title = "Who held the GIL: each thread's turns";
             chart.x_title = "time (ms)";
-            chart.y_title = "slice length (ms)";
+            chart.lanes = timeline_lanes;
             nl::json timelines = nl::json::array();
             {
                 scoped_switch_interval interval;
                 for (double interval_s : plan)
                 {
                     interval.set(interval_s);
-                    const std::vector<gil_slice> slices = record_gil_ownership(o.duration_s);
+                    const gil_ownership ownership = record_gil_ownership(o.duration_s);
                     std::vector<double> lengths;
-                    nl::json segments = nl::json::array();
-                    ChartSeries series{interval_label(interval_s), {}, {}};
-                    for (const gil_slice& slice : slices)
+                    nl::json turns = nl::json::array();
+                    for (const gil_slice& turn : ownership.turns)
                     {
-                        lengths.push_back(slice.length_ms());
-                        segments.push_back({{"thread", slice.thread}, {"start_ms", slice.start_ms}, {"end_ms", slice.end_ms}});
-                        series.x.push_back(slice.start_ms);
-                        series.y.push_back(slice.length_ms());
+                        lengths.push_back(turn.length_ms());
+                        turns.push_back({{"thread", turn.thread}, {"start_ms", turn.start_ms}, {"end_ms", turn.end_ms}});
                     }
-                    chart.series.push_back(series);
+                    const std::size_t band = chart.bands.size();
+                    chart.bands.push_back(interval_label(interval_s));
+                    nl::json lanes = nl::json::array();
+                    for (std::size_t thread = 0; thread < ownership.held.size(); ++thread)
+                    {
+                        for (const gil_span& span : ownership.held[thread])
+                            chart.segments.push_back({band, thread, span.start_ms, span.end_ms});
+                        lanes.push_back(lane_json(ownership, thread));
+                    }
                     const double interval_ms = interval_s * 1e3;
-                    chart.rules.push_back({"interval " + interval_label(interval_s), interval_ms});
                     const summary s = summarize(lengths);
                     const double p95 = quantile(lengths, 0.95);
                     const auto doubles = std::count_if(lengths.begin(), lengths.end(),
@@ -373,17 +393,22 @@ namespace gillab
                     const std::optional<double> figure = std::fabs(interval_s - default_interval_s) < 1e-12
                                                              ? std::optional<double>(published_median_slice_ms) : std::nullopt;
                     result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
-                                                 s.max, static_cast<std::int64_t>(doubles), number_or_blank(figure)});
+                                                 s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
+                                                 number_or_blank(figure)});
                     timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths},
                                          {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)},
                                          {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles},
-                                         {"segments", segments},
+                                         {"turns", turns}, {"lanes", lanes},
+                                         {"max_overlap_ms", ownership.max_overlap_ms},
+                                         {"pause_threshold_ms", ownership.pause_threshold_ms},
                                          {"published_median_slice_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
                 }
             }
-            result.table.notes.push_back("a slice runs from a thread's first clock stamp to the other thread's first; a "
-                                         "double slice (over 1.5x the interval) is a hand-over that did not happen.");
-            result.table.notes.push_back("published: median slice 5.127 ms at 5 ms with one 10.3 ms double slice "
+            result.table.notes.push_back("a turn runs from a thread's first clock stamp to the other thread's first; a "
+                                         "double turn (over 1.5x the interval) is a hand-over that did not happen.");
+            result.table.notes.push_back("the strips come from each thread's own stamps (a pause ends a bar); max overlap "
+                                         "is the longest time both threads' bars overlapped: 0 while a GIL serialises them.");
+            result.table.notes.push_back("published: median turn 5.127 ms at 5 ms with one 10.3 ms double turn "
                                          "(Russian GIL article, CPython 3.13.7, Linux x86_64, 2 cores).");
             result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
             result.chart = chart;
@@ -487,7 +512,10 @@ namespace gillab
             .def("worst", field("max_ms"), "interval"_a, "largest lateness in ms")
             .def("rate", field("spinner_rate"), "interval"_a, "the spinner's steps per second")
             .def("handovers", field("handovers"), "interval"_a, "the probe's acquisitions of the GIL")
-            .def("slices", field("slices"), "interval"_a, "GIL slice lengths in ms, in order (after --timeline)")
+            .def("slices", field("slices"), "interval"_a, "GIL turn lengths in ms, in order (after --timeline)")
+            .def("lanes", field("lanes"), "interval"_a,
+                 "per thread, the spans it held the GIL: [{'lane', 'segments': [{'start_ms', 'end_ms'}], 'held_ms'}] "
+                 "(after --timeline)")
             .def("run", [](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)); },
                  "interval"_a, "everything measured at one interval, as a dict");
     }

@@ -1,9 +1,12 @@
-// Who held the GIL, slice by slice: two pure-Python threads stamp the clock
+// Who held the GIL, turn by turn: two pure-Python threads stamp the clock
 // on every loop iteration into arrays allocated before they start. Only the
-// GIL holder can stamp, so the merged stamps, cut wherever the stamping
-// thread changes, are the ownership segments.
+// GIL holder can stamp, so the stamps give two views of ownership:
+// - turns, from the merged stamps cut wherever the stamping thread changes;
+// - each thread's held spans, from its own stamps alone (a pause in them
+//   ends a span), which overlap only if two threads ran Python at once.
 #pragma once
 
+#include <array>
 #include <vector>
 
 namespace gillab
@@ -16,7 +19,25 @@ namespace gillab
         double length_ms() const { return end_ms - start_ms; }
     };
 
+    struct gil_span
+    {
+        double start_ms;  // the thread's first stamp of the span
+        double end_ms;    // its last one
+    };
+
+    struct gil_ownership
+    {
+        std::vector<gil_slice> turns;
+        std::array<std::vector<gil_span>, 2> held;  // per thread
+        double pause_threshold_ms = 0;                // a longer pause in a thread's own stamps ends a span
+        double max_overlap_ms = 0;                    // longest time both threads' spans overlapped: 0 under a GIL
+    };
+
     // Runs both threads for `window_s` (GIL held by the caller, which waits
     // without it; KeyboardInterrupt propagates). At most 1 s.
-    std::vector<gil_slice> record_gil_ownership(double window_s);
+    gil_ownership record_gil_ownership(double window_s);
+
+    // The longest intersection of any span of `a` with any span of `b`
+    // (both in time order); 0 when none overlap.
+    double max_overlap_ms(const std::vector<gil_span>& a, const std::vector<gil_span>& b);
 }
