@@ -185,7 +185,8 @@ namespace gillab
             if (load)
             {
                 run.steps = load->steps() - steps0;
-                run.rate = static_cast<double>(run.steps) / run.window_s;
+                // no step finished: one step outlasted the window, so its rate is unknown, not 0
+                if (run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
             }
             if (probe)
             {
@@ -275,6 +276,7 @@ namespace gillab
             for (const interval_run& run : runs)
             {
                 const bool probed = o.probe != "none";
+                const bool load_ran = o.load != "none";
                 const double median = probed ? run.probe.lateness_ms.median : std::nan("");
                 const double p95 = probed ? run.probe.lateness_p95_ms : std::nan("");
                 const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
@@ -287,9 +289,16 @@ namespace gillab
                                 {"median_over_interval", number_or_null(median / (run.interval_s * 1e3))},
                                 {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
                                 {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
+                                {"no_step_finished", load_ran && run.steps == 0},
                                 {"rate_vs_default", number_or_null(rate_x)},
                                 {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
                                 {"published_median_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
+                if (load_ran && run.steps == 0)
+                {
+                    result.table.notes.push_back("at " + interval_label(run.interval_s) + " no " + o.load +
+                                                 " step finished in the " + interval_label(run.window_s) +
+                                                 " window (one step is longer): no rate; try a longer --duration.");
+                }
                 if (run.reference_only)
                 {
                     result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");

@@ -248,3 +248,18 @@ def test_timeline_vega_lite_spec_is_json_bars_per_lane_and_interval(kernel):
     assert {v["band"] for v in values} == {"5 ms", "1 ms"}
     assert all(v["start"] <= v["end"] for v in values)
 
+
+def test_a_zlib_call_longer_than_the_window_reports_no_rate_not_zero(kernel):
+    # one zlib step of the load takes tens of ms (more on a busy machine); 10 ms windows
+    # mostly see none finish
+    result = kernel.execute("%switchinterval --sweep 5ms,1ms,0.5ms,0.2ms --load zlib --probe none --duration 10ms -o z",
+                            timeout=60)
+    assert result.status == "ok", result.reply["content"]
+    runs = kernel.eval("[(r['spinner_steps'], r['spinner_rate'], r['no_step_finished']) for r in z.runs]")
+    for steps, rate, flagged in runs:
+        assert rate != 0
+        assert flagged == (steps == 0) and (rate is None) == (steps == 0)
+    assert any(flagged for _, _, flagged in runs), runs
+    assert "no zlib step finished" in result.value()
+    assert kernel.eval("z.rate('5ms') != 0")
+    assert interval(kernel) == pytest.approx(0.005)
