@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/figures.hpp"
 #include "core/python_helpers.hpp"
 #include "core/gil_probe.hpp"
 #include "core/registry.hpp"
@@ -170,18 +171,6 @@ def run_cell(source, namespace, every, warmup, slow):
         }
 
         // ---- result ---------------------------------------------------------
-
-        nl::json number_or_null(double value)
-        {
-            return std::isfinite(value) ? nl::json(value) : nl::json(nullptr);
-        }
-
-        std::string ms_text(double ms)
-        {
-            char text[32];
-            std::snprintf(text, sizeof text, "%g ms", ms);
-            return text;
-        }
 
         // At most max_chart_points points: the largest value of each run of neighbours.
         ChartSeries thin(const std::string& name, const std::vector<double>& x, const std::vector<double>& y,

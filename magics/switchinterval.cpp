@@ -4,13 +4,13 @@
 // Reads as: parse -> measure -> result.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <optional>
 
 #include <pybind11/embed.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/figures.hpp"
 #include "core/gil_probe.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/interruptible.hpp"
@@ -72,9 +72,7 @@ namespace gillab
 
         std::string interval_label(double seconds)
         {
-            char text[32];
-            std::snprintf(text, sizeof text, "%g ms", seconds * 1e3);
-            return text;
+            return ms_text(seconds * 1e3);
         }
 
         // ---- parse ----------------------------------------------------------
@@ -225,11 +223,6 @@ namespace gillab
         }
 
         // ---- result ---------------------------------------------------------
-
-        nl::json number_or_null(double value)
-        {
-            return std::isfinite(value) ? nl::json(value) : nl::json(nullptr);
-        }
 
         Cell number_or_blank(std::optional<double> value)
         {
