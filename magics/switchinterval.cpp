@@ -10,15 +10,18 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/interruptible.hpp"
 #include "core/progress.hpp"
+#include "core/python_probe.hpp"
 #include "core/registry.hpp"
 #include "core/spinner.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
+#include "switchinterval_python.hpp"
 
 namespace gillab
 {
@@ -28,6 +31,8 @@ namespace gillab
     {
         constexpr double default_interval_s = 0.005;  // CPython's DEFAULT_INTERVAL
         constexpr double settle_s = 0.05;             // after a change, before measuring
+        // A child sends its samples as JSON: past this many it keeps an even subsample.
+        constexpr std::size_t max_child_samples = 20000;
 
         struct options
         {
@@ -37,6 +42,7 @@ namespace gillab
             double every_s;
             double duration_s;
             bool timeline;
+            std::vector<measurement_target> targets;  // --sweep only
         };
 
         // Published figures, quoted with the machine they were measured on.
@@ -101,9 +107,14 @@ namespace gillab
                 "at each --sweep interval), drawn as a strip per thread. A double turn (over 1.5x the interval)\n"
                 "is a hand-over that did not happen: the same thread got the GIL back.\n"
                 "Your interval is restored after a sweep or timeline, also on error and interrupt.\n"
-                "The result object (-o NAME) has rows, runs, median(interval), p95(interval), worst(interval),\n"
-                "rate(interval), handovers(interval), run(interval) and, after --timeline, slices(interval)\n"
-                "(turn lengths) and lanes(interval) (each thread's spans holding the GIL, start_ms/end_ms);\n"
+                "--python 3.13,3.13t runs the sweep in child interpreters too (kernel is this kernel), each\n"
+                "under its own switch interval, with a Python spinner and a Python probe thread (coarser than\n"
+                "the native probe: it stamps the clock only once it holds the GIL). On a free-threaded build\n"
+                "(GIL off) the interval has nothing to hand over: lateness no longer follows it.\n"
+                "The result object (-o NAME) has rows, runs, interpreters, median(interval), p95(interval),\n"
+                "worst(interval), rate(interval), handovers(interval), run(interval) (each takes python= to\n"
+                "pick an interpreter: '3.13t', 'kernel') and, after --timeline, slices(interval) (turn\n"
+                "lengths) and lanes(interval) (each thread's spans holding the GIL, start_ms/end_ms);\n"
                 "intervals as '5ms' or seconds.",
                 {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
                  {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
@@ -111,6 +122,7 @@ namespace gillab
                  {"every", 0, "DURATION", "how often the sleep probe wants to run (default 1ms)"},
                  {"duration", 'd', "DURATION", "measuring time per interval (default 1s; --timeline 100ms, at most 1s)"},
                  {"timeline", 't', "", "record which thread held the GIL, turn by turn"},
+                 python_option(),
                  output_option()},
                 1, "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
         }
@@ -126,7 +138,7 @@ namespace gillab
             o.load = args.choices("load", {"python"}, loads, false)[0];
             o.every_s = args.duration("every", 0.001, 20e-6, 1.0);
             o.duration_s = args.duration("duration", o.timeline ? 0.1 : 1.0, 0.01, o.timeline ? 1.0 : 60.0);
-            for (const char* name : {"probe", "load", "every"})
+            for (const char* name : {"probe", "load", "every", "python"})
             {
                 if (o.timeline && args.has(name))
                     throw usage_error(std::string("%switchinterval: --timeline uses two pure-Python threads; --") + name +
@@ -134,20 +146,11 @@ namespace gillab
             }
             if (o.probe == "none" && o.load == "none")
                 throw usage_error("%switchinterval: --probe none with --load none measures nothing");
+            if (!o.timeline && !o.intervals_s.empty()) o.targets = resolve_interpreters(args.text("python", ""), "switchinterval");
             return o;
         }
 
         // ---- measure --------------------------------------------------------
-
-        struct interval_run
-        {
-            double interval_s;
-            bool reference_only = false;  // measured for the rate baseline only
-            gil_probe_summary probe;
-            std::uint64_t steps = 0;
-            double window_s = 0;
-            double rate = std::nan("");  // spinner steps per second
-        };
 
         void wait_for(double seconds)
         {
@@ -193,33 +196,77 @@ namespace gillab
             return run;
         }
 
-        std::vector<interval_run> measure_all(const options& o)
+        // The intervals measured, in order: 5 ms first, as the spinner's
+        // reference rate, when the sweep lacks it.
+        std::vector<double> interval_plan(const options& o, bool& reference_first)
         {
             std::vector<double> plan = o.intervals_s;
             const bool has_default = std::any_of(plan.begin(), plan.end(),
                                                  [](double s) { return std::fabs(s - default_interval_s) < 1e-12; });
-            const bool want_reference = o.load != "none" && !has_default;
-            if (want_reference) plan.insert(plan.begin(), default_interval_s);
+            reference_first = o.load != "none" && !has_default;
+            if (reference_first) plan.insert(plan.begin(), default_interval_s);
+            return plan;
+        }
 
+        std::vector<interval_run> measure_in_kernel(const options& o, const std::vector<double>& plan, progress_line& progress,
+                                                    const std::string& label)
+        {
             scoped_switch_interval interval;
-            progress_line progress("switchinterval");
             std::optional<spinner> load;
             if (o.load != "none")
             {
-                progress.update("starting the " + o.load + " spinner");
+                progress.update(label + ": starting the " + o.load + " spinner");
                 load.emplace(o.load);
             }
             std::vector<interval_run> runs;
             for (std::size_t i = 0; i < plan.size(); ++i)
             {
-                progress.update("interval " + interval_label(plan[i]) + " (" + std::to_string(i + 1) + " of " +
+                progress.update(label + ": interval " + interval_label(plan[i]) + " (" + std::to_string(i + 1) + " of " +
                                 std::to_string(plan.size()) + ")");
                 runs.push_back(measure_one(plan[i], o, interval, load ? &*load : nullptr));
-                runs.back().reference_only = want_reference && i == 0;
             }
             if (load) load->stop();
-            progress.update("done; switch interval back to " + interval_label(interval.saved_s()));
             return runs;
+        }
+
+        // One interpreter's sweep, in the kernel or in a child.
+        struct interpreter_sweep
+        {
+            measurement_target target;
+            std::string label;
+            std::vector<interval_run> runs;
+        };
+
+        std::vector<interpreter_sweep> measure_all(const options& o)
+        {
+            bool reference_first = false;
+            const std::vector<double> plan = interval_plan(o, reference_first);
+            progress_line progress("switchinterval");
+            std::vector<interpreter_sweep> all;
+            for (const measurement_target& target : o.targets)
+            {
+                interpreter_sweep sweep{target, "", {}};
+                if (target.is_kernel)
+                {
+                    sweep.target.info = kernel_interpreter_info();
+                    sweep.label = sweep.target.info.label() + " (kernel)";
+                    sweep.runs = measure_in_kernel(o, plan, progress, sweep.label);
+                }
+                else
+                {
+                    sweep.label = target.info.label() + " (" + target.requested + ")";
+                    progress.update(sweep.label + ": starting a child interpreter");
+                    std::vector<std::size_t> capacities;
+                    for (double interval_s : plan) capacities.push_back(std::min(sample_capacity(o, interval_s), max_child_samples));
+                    const std::string label = sweep.label;
+                    sweep.runs = sweep_in_child(target, {plan, capacities, o.probe, o.load, o.every_s, o.duration_s, settle_s},
+                                                [&progress, label](const std::string& text) { progress.update(label + ": " + text); });
+                }
+                if (reference_first && !sweep.runs.empty()) sweep.runs.front().reference_only = true;
+                all.push_back(std::move(sweep));
+            }
+            progress.update("done; switch interval back to " + interval_label(switch_interval_s()));
+            return all;
         }
 
         // ---- result ---------------------------------------------------------
@@ -238,7 +285,7 @@ namespace gillab
                     {"restored_interval_ms", switch_interval_s() * 1e3}};
         }
 
-        Result sweep_result(const std::vector<interval_run>& runs, const options& o)
+        Result sweep_result(const std::vector<interpreter_sweep>& all, const options& o)
         {
             Result result;
             result.magic = "switchinterval";
@@ -248,70 +295,98 @@ namespace gillab
             result.table.title = "switch interval sweep: " +
                                  (o.load == "none" ? std::string("idle interpreter") : "one " + o.load + " spinner") +
                                  ", " + probe_text;
-            result.table.columns = {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
-                                    {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
-                                    {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
-                                    {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
-                                    {"published", "published median", "ms"}};
-            double reference_rate = std::nan("");
-            for (const interval_run& run : runs)
-            {
-                if (std::fabs(run.interval_s - default_interval_s) < 1e-12) reference_rate = run.rate;
-            }
+            // One interpreter, the kernel: the table as it always was; otherwise a row per interpreter and interval.
+            const bool per_interpreter = all.size() > 1 || !all.front().target.is_kernel;
+            if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"gil", "GIL", ""}};
+            result.table.columns.insert(result.table.columns.end(),
+                                        {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
+                                         {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
+                                         {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
+                                         {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
+                                         {"published", "published median", "ms"}});
             Chart chart;
             chart.title = "How late the probe got the GIL, by switch interval";
             chart.x_title = "switch interval";
             chart.y_title = "lateness (ms)";
-            chart.series = {{"median", {}, {}}, {"p95", {}, {}}};
+            for (const interval_run& run : all.front().runs) chart.categories.push_back(interval_label(run.interval_s));
             bool any_published = false;
             ChartSeries published_series{"published median", {}, {}};
-            nl::json rows = nl::json::array();
-            for (const interval_run& run : runs)
+            nl::json interpreters = nl::json::array();
+            const bool probed = o.probe != "none";
+            for (const interpreter_sweep& sweep : all)
             {
-                const bool probed = o.probe != "none";
-                const bool load_ran = o.load != "none";
-                const double median = probed ? run.probe.lateness_ms.median : std::nan("");
-                const double p95 = probed ? run.probe.lateness_p95_ms : std::nan("");
-                const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
-                const double rate_x = run.rate / reference_rate;
-                const auto figure = published_median(o.probe, o.load, run.interval_s);
-                rows.push_back({{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
-                                {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
-                                {"median_ms", number_or_null(median)}, {"p95_ms", number_or_null(p95)},
-                                {"max_ms", number_or_null(worst)},
-                                {"median_over_interval", number_or_null(median / (run.interval_s * 1e3))},
-                                {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
-                                {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
-                                {"no_step_finished", load_ran && run.steps == 0},
-                                {"rate_vs_default", number_or_null(rate_x)},
-                                {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
-                                {"published_median_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
-                if (load_ran && run.steps == 0)
+                double reference_rate = std::nan("");
+                for (const interval_run& run : sweep.runs)
                 {
-                    result.table.notes.push_back("at " + interval_label(run.interval_s) + " no " + o.load +
-                                                 " step finished in the " + interval_label(run.window_s) +
-                                                 " window (one step is longer): no rate; try a longer --duration.");
+                    if (std::fabs(run.interval_s - default_interval_s) < 1e-12) reference_rate = run.rate;
                 }
-                if (run.reference_only)
+                const std::string suffix = per_interpreter ? ", " + sweep.label : "";
+                ChartSeries median_series{"median" + suffix, {}, {}}, p95_series{"p95" + suffix, {}, {}};
+                nl::json rows = nl::json::array();
+                for (std::size_t i = 0; i < sweep.runs.size(); ++i)
                 {
-                    result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");
+                    const interval_run& run = sweep.runs[i];
+                    const bool no_step_finished = o.load != "none" && run.steps == 0;
+                    if (no_step_finished)
+                    {
+                        result.table.notes.push_back((per_interpreter ? sweep.label + ": " : std::string()) + "at " +
+                                                     interval_label(run.interval_s) + " no " + o.load + " step finished in the " +
+                                                     interval_label(run.window_s) +
+                                                     " window (one step is longer): no rate; try a longer --duration.");
+                    }
+                    const double median = probed ? run.probe.lateness_ms.median : std::nan("");
+                    const double p95 = probed ? run.probe.lateness_p95_ms : std::nan("");
+                    const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
+                    const double rate_x = run.rate / reference_rate;
+                    // Published figures are for GIL builds: the free-threaded rows get none beside them.
+                    const auto figure = sweep.target.info.gil_enabled ? published_median(o.probe, o.load, run.interval_s)
+                                                                      : std::nullopt;
+                    rows.push_back({{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
+                                    {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
+                                    {"median_ms", number_or_null(median)}, {"p95_ms", number_or_null(p95)},
+                                    {"max_ms", number_or_null(worst)},
+                                    {"median_over_interval", number_or_null(median / (run.interval_s * 1e3))},
+                                    {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
+                                    {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
+                                    {"no_step_finished", no_step_finished},
+                                    {"rate_vs_default", number_or_null(rate_x)},
+                                    {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
+                                    {"published_median_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
+                    std::vector<Cell> row;
+                    if (per_interpreter) row = {sweep.label, sweep.target.info.gil_enabled ? "on" : "off"};
+                    row.insert(row.end(), {run.interval_s * 1e3, median, p95, worst, median / (run.interval_s * 1e3),
+                                           static_cast<std::int64_t>(run.probe.acquisitions),
+                                           o.load == "none" ? Cell{} : Cell{run.rate},
+                                           o.load == "none" ? Cell{} : Cell{rate_x}, number_or_blank(figure)});
+                    result.table.rows.push_back(row);
+                    const double x = static_cast<double>(i);
+                    median_series.x.push_back(x);
+                    median_series.y.push_back(median);
+                    p95_series.x.push_back(x);
+                    p95_series.y.push_back(p95);
+                    if (figure && &sweep == &all.front())
+                    {
+                        any_published = true;
+                        published_series.x.push_back(x);
+                        published_series.y.push_back(*figure);
+                    }
                 }
-                result.table.rows.push_back({run.interval_s * 1e3, median, p95, worst, median / (run.interval_s * 1e3),
-                                             static_cast<std::int64_t>(run.probe.acquisitions),
-                                             o.load == "none" ? Cell{} : Cell{run.rate},
-                                             o.load == "none" ? Cell{} : Cell{rate_x}, number_or_blank(figure)});
-                const double x = static_cast<double>(chart.categories.size());
-                chart.categories.push_back(interval_label(run.interval_s));
-                chart.series[0].x.push_back(x);
-                chart.series[0].y.push_back(median);
-                chart.series[1].x.push_back(x);
-                chart.series[1].y.push_back(p95);
-                if (figure)
+                chart.series.push_back(median_series);
+                chart.series.push_back(p95_series);
+                if (!sweep.target.info.gil_enabled)
                 {
-                    any_published = true;
-                    published_series.x.push_back(x);
-                    published_series.y.push_back(*figure);
+                    result.table.notes.push_back(sweep.label + ": no GIL, so the interval has nothing to hand over: the probe "
+                                                 "and the spinner run at once and the lateness stays what the OS gives "
+                                                 "at every interval (published: the same lateness at every interval on "
+                                                 "3.13t).");
                 }
+                interpreters.push_back({{"python", sweep.label}, {"requested", sweep.target.requested},
+                                        {"kernel", sweep.target.is_kernel}, {"interpreter", sweep.target.info.raw},
+                                        {"probe", sweep.target.is_kernel ? "native" : "python thread"}, {"runs", rows}});
+            }
+            if (all.front().runs.front().reference_only)
+            {
+                result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");
             }
             if (any_published) chart.series.push_back(published_series);
             if (o.probe == "sleep") result.table.notes.push_back(english_source);
@@ -324,13 +399,18 @@ namespace gillab
                     : "; no interval can cut it, so lateness follows its length, not the interval."));
                 if (o.load == "bigint") result.table.notes.push_back(long_c_source);
             }
+            if (std::any_of(all.begin(), all.end(), [](const interpreter_sweep& s) { return !s.target.is_kernel; }))
+            {
+                result.table.notes.push_back(python_probe_caveat());
+            }
             result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
-            if (o.probe != "none") result.chart = chart;
+            if (probed) result.chart = chart;
             result.data = common_data(o);
             result.data["mode"] = "sweep";
-            result.data["runs"] = rows;
+            result.data["runs"] = interpreters[0]["runs"];
+            result.data["interpreters"] = interpreters;
             result.data["intervals_ms"] = nl::json::array();
-            for (const interval_run& run : runs) result.data["intervals_ms"].push_back(run.interval_s * 1e3);
+            for (const interval_run& run : all.front().runs) result.data["intervals_ms"].push_back(run.interval_s * 1e3);
             return result;
         }
 
@@ -470,7 +550,7 @@ namespace gillab
             }
             if (o.intervals_s.empty())
             {
-                for (const char* name : {"probe", "load", "every", "duration"})
+                for (const char* name : {"probe", "load", "every", "duration", "python"})
                 {
                     if (call.args.has(name))
                         throw usage_error(std::string("%switchinterval: --") + name + " applies to --sweep");
@@ -488,13 +568,36 @@ namespace gillab
     {
         explicit switchinterval_result(Result r) : Result(std::move(r)) {}
 
-        const nl::json& run(py::object interval) const
+        // One interpreter's runs: the first measured, or the one `python` names
+        // (as requested, '3.13t', or by its label).
+        const nl::json& runs_of(const py::object& python) const
+        {
+            if (!data.contains("interpreters"))
+            {
+                if (!python.is_none()) throw py::key_error("this result measured the kernel only");
+                return data["runs"];
+            }
+            const nl::json& interpreters = data["interpreters"];
+            if (python.is_none()) return interpreters[0]["runs"];
+            const std::string wanted = py::str(python).cast<std::string>();
+            std::string known;
+            for (const nl::json& i : interpreters)
+            {
+                if (i["requested"] == wanted || i["python"] == wanted) return i["runs"];
+                known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
+            }
+            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+        }
+
+        const nl::json& run(py::object interval, const py::object& python) const
         {
             const double wanted_ms = (py::isinstance<py::str>(interval) ? parse_duration(interval.cast<std::string>())
                                                                         : interval.cast<double>()) * 1e3;
-            const char* key = data.contains("timelines") ? "timelines" : "runs";
-            if (!data.contains(key)) throw py::key_error("this result has no measurements (it only showed or set the interval)");
-            for (const nl::json& r : data[key])
+            const bool timeline = data.contains("timelines");
+            if (!timeline && !data.contains("runs")) throw py::key_error("this result has no measurements (it only showed or set the interval)");
+            if (timeline && !python.is_none()) throw py::key_error("a timeline is measured in the kernel only");
+            const nl::json& runs = timeline ? data["timelines"] : runs_of(python);
+            for (const nl::json& r : runs)
             {
                 if (std::fabs(r["interval_ms"].get<double>() - wanted_ms) < 1e-6) return r;
             }
@@ -506,20 +609,24 @@ namespace gillab
     {
         auto field = [](const char* name)
         {
-            return [name](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)[name]); };
+            return [name](const switchinterval_result& r, py::object interval, py::object python)
+            { return py::cast(r.run(interval, python)[name]); };
         };
+        const auto python_arg = "python"_a = py::none();
         py::class_<switchinterval_result, Result>(m, "SwitchintervalResult")
-            .def("median", field("median_ms"), "interval"_a, "median lateness in ms at one interval ('5ms' or seconds)")
-            .def("p95", field("p95_ms"), "interval"_a, "95th percentile lateness in ms")
-            .def("worst", field("max_ms"), "interval"_a, "largest lateness in ms")
-            .def("rate", field("spinner_rate"), "interval"_a, "the spinner's steps per second")
-            .def("handovers", field("handovers"), "interval"_a, "the probe's acquisitions of the GIL")
-            .def("slices", field("slices"), "interval"_a, "GIL turn lengths in ms, in order (after --timeline)")
-            .def("lanes", field("lanes"), "interval"_a,
+            .def("median", field("median_ms"), "interval"_a, python_arg,
+                 "median lateness in ms at one interval ('5ms' or seconds); python= picks an interpreter")
+            .def("p95", field("p95_ms"), "interval"_a, python_arg, "95th percentile lateness in ms")
+            .def("worst", field("max_ms"), "interval"_a, python_arg, "largest lateness in ms")
+            .def("rate", field("spinner_rate"), "interval"_a, python_arg, "the spinner's steps per second")
+            .def("handovers", field("handovers"), "interval"_a, python_arg, "the probe's acquisitions of the GIL")
+            .def("slices", field("slices"), "interval"_a, python_arg, "GIL turn lengths in ms, in order (after --timeline)")
+            .def("lanes", field("lanes"), "interval"_a, python_arg,
                  "per thread, the spans it held the GIL: [{'lane', 'segments': [{'start_ms', 'end_ms'}], 'held_ms'}] "
                  "(after --timeline)")
-            .def("run", [](const switchinterval_result& r, py::object interval) { return py::cast(r.run(interval)); },
-                 "interval"_a, "everything measured at one interval, as a dict");
+            .def("run", [](const switchinterval_result& r, py::object interval, py::object python)
+                 { return py::cast(r.run(interval, python)); },
+                 "interval"_a, python_arg, "everything measured at one interval, as a dict");
     }
 
     magic_definition switchinterval_magic()

@@ -174,16 +174,25 @@ namespace gillab
 
     gil_probe_summary gil_probe::summarize() const
     {
-        gil_probe_summary s;
-        const std::vector<gil_sample> recorded = samples();
-        s.recorded = recorded.size();
-        s.acquisitions = m_acquisitions.load();
+        gil_probe_summary totals;
+        totals.acquisitions = m_acquisitions.load();
         const std::int64_t stopped = m_stopped_ns.load();
-        s.span_s = (running() || stopped < 0 ? since(m_started) : stopped) * 1e-9;
+        totals.span_s = (running() || stopped < 0 ? since(m_started) : stopped) * 1e-9;
+        totals.max_wait_ms = m_max_wait_ns.load() * 1e-6;
+        totals.total_wait_s = m_total_wait_ns.load() * 1e-9;
+        totals.total_hold_s = m_total_hold_ns.load() * 1e-9;
+        for (std::size_t b = 0; b < wait_histogram_buckets; ++b) totals.wait_histogram[b] = m_histogram[b].load();
+        return summarize_samples(samples(), totals);
+    }
+
+    gil_probe_summary summarize_samples(const std::vector<gil_sample>& samples, gil_probe_summary totals)
+    {
+        gil_probe_summary s = totals;
+        s.recorded = samples.size();
         std::vector<double> waits, lateness;
-        waits.reserve(recorded.size());
-        lateness.reserve(recorded.size());
-        for (const gil_sample& sample : recorded)
+        waits.reserve(samples.size());
+        lateness.reserve(samples.size());
+        for (const gil_sample& sample : samples)
         {
             waits.push_back(sample.wait_ms());
             lateness.push_back(sample.lateness_ms());
@@ -192,10 +201,6 @@ namespace gillab
         s.wait_p95_ms = quantile(waits, 0.95);
         s.lateness_ms = gillab::summarize(lateness);
         s.lateness_p95_ms = quantile(lateness, 0.95);
-        s.max_wait_ms = m_max_wait_ns.load() * 1e-6;
-        s.total_wait_s = m_total_wait_ns.load() * 1e-9;
-        s.total_hold_s = m_total_hold_ns.load() * 1e-9;
-        for (std::size_t b = 0; b < wait_histogram_buckets; ++b) s.wait_histogram[b] = m_histogram[b].load();
         return s;
     }
 

@@ -54,6 +54,13 @@ namespace gillab
 
     nl::json to_json(const gil_probe_summary& s);
 
+    // Fills the sample statistics (wait and lateness: median, quartiles, p95)
+    // of `totals` from `samples`; the rest of `totals` (count, span, total
+    // wait and hold, longest wait, histogram) covers every acquisition and is
+    // kept. gil_probe::summarize uses it, and so does the kernel for samples a
+    // Python probe recorded in a child interpreter (python_probe.hpp).
+    gil_probe_summary summarize_samples(const std::vector<gil_sample>& samples, gil_probe_summary totals);
+
     class gil_probe
     {
     public:

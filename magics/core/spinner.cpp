@@ -1,65 +1,9 @@
 #include "spinner.hpp"
-#include "python_helpers.hpp"
-
-#include <pybind11/eval.h>
 
 #include "args.hpp"
 
 namespace gillab
 {
-    using namespace pybind11::literals;
-
-    namespace
-    {
-        // Sizes chosen so that one long C step takes tens to hundreds of ms
-        // on a laptop: long against any switch interval, short for a demo.
-        const char* load_source = R"PY(
-import random, re, threading, zlib
-
-_cache = {}
-
-def make_step(load):
-    if load == "python":
-        def step():
-            total = 0
-            for k in range(200):
-                total += k
-            return total
-        return step
-    if load not in _cache:
-        if load == "bigint":
-            _cache[load] = (7 ** 100_000, 11 ** 100_000)
-        elif load == "sorted":
-            rng = random.Random(0)
-            _cache[load] = [rng.random() for _ in range(300_000)]
-        elif load == "regex":
-            _cache[load] = (re.compile(r"(x+x+)+y"), "x" * 18)
-        elif load == "zlib":
-            _cache[load] = " ".join(str(k * k) for k in range(150_000)).encode()
-    data = _cache[load]
-    if load == "bigint":
-        a, b = data
-        return lambda: a * b
-    if load == "sorted":
-        return lambda: sorted(data)
-    if load == "regex":
-        pattern, text = data
-        return lambda: pattern.match(text)
-    return lambda: zlib.compress(data, 6)
-
-def start(load, state):
-    step = make_step(load)
-    def spin():
-        while state[0]:
-            step()
-            state[1] += 1
-    thread = threading.Thread(target=spin, name="gillab-spinner-" + load, daemon=True)
-    thread.start()
-    return thread
-)PY";
-
-    }
-
     const std::vector<spinner_load>& spinner_loads()
     {
         static const std::vector<spinner_load> loads = {
@@ -94,7 +38,7 @@ def start(load, state):
         m_state = py::list();
         m_state.append(true);
         m_state.append(0);
-        m_thread = python_helpers(load_source)["start"](load, m_state);
+        m_thread = py::module_::import("gillab.runners.spinner_loads").attr("start")(load, m_state);
     }
 
     spinner::~spinner()

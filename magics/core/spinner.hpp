@@ -1,7 +1,8 @@
 // The CPU-bound competitor of the latency magics: a Python thread that runs
 // one step of a load after another until stopped, counting steps. A step is
 // either many short bytecodes (the switch interval can cut it) or one long C
-// call (nothing can, unless the call releases the GIL).
+// call (nothing can, unless the call releases the GIL). The loads themselves
+// are Python (runners/spinner_loads.py), shared with child interpreters.
 #pragma once
 
 #include <cstdint>

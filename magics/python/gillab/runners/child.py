@@ -19,7 +19,7 @@ import traceback
 
 from interpreter import describe
 
-TASKS = {"race": "task_race", "gilbench": "task_gilbench"}
+TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval"}
 
 
 def answer(request, progress):
