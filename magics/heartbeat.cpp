@@ -1,7 +1,9 @@
 // %%heartbeat: how late things ran while a cell ran. Two probes: an asyncio
 // task in the cell's own event loop that wants to wake every N ms (the cell
 // may `await`), and the native GIL probe that asks for the GIL every M ms.
-// %heartbeat start / stop keeps the native probe across cells.
+// %heartbeat start / stop keeps the native probe across cells. With --python
+// the cell also runs in child interpreters (heartbeat_python.hpp), where a
+// Python probe thread stands in for the native one.
 // Reads as: parse -> measure -> result.
 #include <algorithm>
 #include <cmath>
@@ -13,11 +15,12 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
-#include "core/python_helpers.hpp"
 #include "core/gil_probe.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
+#include "heartbeat_python.hpp"
 
 namespace gillab
 {
@@ -32,6 +35,8 @@ namespace gillab
         // A cell's probe keeps this many samples (about 4 minutes at 1 ms);
         // later acquisitions still count in the totals, maximum and histogram.
         constexpr std::size_t probe_capacity = 1 << 18;
+        // A child sends its probe's samples as JSON: past this many, an even subsample.
+        constexpr std::size_t child_probe_capacity = 50000;
 
         struct options
         {
@@ -39,6 +44,7 @@ namespace gillab
             double probe_every_s;
             double slow_s;
             double warmup_s;
+            std::vector<measurement_target> targets;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -59,12 +65,18 @@ namespace gillab
                 "before the cell, so the table has a baseline. Meanwhile a native C++ thread asks for the GIL\n"
                 "every --probe-every (1 ms) and records how long each acquisition waited and held it: the\n"
                 "share of time spent waiting for the GIL, its distribution and the longest wait.\n"
+                "--python 3.13,3.13t runs the cell in child interpreters too, one after another (kernel is\n"
+                "this kernel; a child's cell sees none of the kernel's names). A child has no native probe: a\n"
+                "Python thread wakes every --probe-every instead and can stamp the clock only once it holds the\n"
+                "GIL again, so its waits include the OS wake-up (coarser; see gil_probe_limit).\n"
                 "The result object (-o NAME) has rows, gaps(), gil_waits(), max_gap_ms, ticks, cell_s,\n"
-                "gil_wait_ratio, slow_callbacks, to_dict() and to_dataframe().",
+                "gil_wait_ratio, slow_callbacks, interpreters, to_dict() and to_dataframe(); gaps() and\n"
+                "gil_waits() take python= to pick an interpreter ('3.13t', 'kernel').",
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
                  {"warmup", 0, "DURATION", "heartbeat time before the cell starts (default 50ms)"},
+                 python_option(),
                  output_option()},
                 1, "start|stop: the line form, a native probe across cells");
         }
@@ -72,81 +84,10 @@ namespace gillab
         options read_options(const parsed_args& args)
         {
             return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0),
-                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0)};
+                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}};
         }
 
         // ---- measure --------------------------------------------------------
-
-        // The cell in a fresh event loop with a heartbeat task; asyncio's
-        // debug-mode log records are captured, never printed. The loop is
-        // cleaned up on every exit (interrupt included), like asyncio.run,
-        // but SIGINT stays Python's KeyboardInterrupt so blocking cells stop.
-        const char* runner_source = R"PY(
-import ast, asyncio, inspect, logging, time
-
-class _Capture(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages = []
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-
-def _cancel_all(loop):
-    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
-    for task in pending:
-        task.cancel()
-    if pending:
-        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-
-def run_cell(source, namespace, every, warmup, slow):
-    code = compile(source, "<%%heartbeat cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    ticks = []
-    times = {}
-
-    async def heartbeat(stop):
-        while not stop.is_set():
-            await asyncio.sleep(every)
-            ticks.append(time.perf_counter_ns())
-
-    async def main():
-        stop = asyncio.Event()
-        times["start"] = time.perf_counter_ns()
-        beat = asyncio.create_task(heartbeat(stop))
-        await asyncio.sleep(warmup)
-        times["cell_start"] = time.perf_counter_ns()
-        try:
-            outcome = eval(code, namespace)
-            if inspect.iscoroutine(outcome):
-                await outcome
-        finally:
-            times["cell_end"] = time.perf_counter_ns()
-            stop.set()
-        await beat
-
-    logger = logging.getLogger("asyncio")
-    saved = (logger.handlers[:], logger.propagate, logger.level)
-    capture = _Capture()
-    logger.handlers, logger.propagate = [capture], False
-    logger.setLevel(logging.WARNING)
-    loop = asyncio.new_event_loop()
-    loop.set_debug(True)
-    loop.slow_callback_duration = slow
-    try:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(main())
-    finally:
-        try:
-            _cancel_all(loop)
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.run_until_complete(loop.shutdown_default_executor())
-        finally:
-            asyncio.set_event_loop(None)
-            loop.close()
-            logger.handlers, logger.propagate = saved[0], saved[1]
-            logger.setLevel(saved[2])
-    return {"ticks": ticks, "slow": capture.messages, **times}
-)PY";
-
 
         std::int64_t steady_ns(monotonic::time_point t)
         {
@@ -162,6 +103,54 @@ def run_cell(source, namespace, every, warmup, slow):
             double cell_end_ms = 0;
             std::vector<std::string> slow_callbacks;
         };
+
+        // Tick and cell times in ns on one clock, `origin` the probe's start.
+        cell_run make_cell_run(std::int64_t origin, std::int64_t start, std::int64_t cell_start, std::int64_t cell_end,
+                               const std::vector<std::int64_t>& ticks, std::vector<std::string> slow_callbacks)
+        {
+            auto ms = [origin](std::int64_t ns) { return (ns - origin) * 1e-6; };
+            cell_run run;
+            run.start_ms = ms(start);
+            run.cell_start_ms = ms(cell_start);
+            run.cell_end_ms = ms(cell_end);
+            double last = run.start_ms;
+            for (std::int64_t tick : ticks)
+            {
+                run.tick_ms.push_back(ms(tick));
+                run.gaps_ms.push_back(run.tick_ms.back() - last);
+                last = run.tick_ms.back();
+            }
+            run.slow_callbacks = std::move(slow_callbacks);
+            return run;
+        }
+
+        // What one GIL probe recorded: the kernel's native one or a child's Python thread.
+        struct probe_record
+        {
+            bool native = true;
+            double every_s = 0;
+            std::vector<gil_sample> samples;
+            gil_probe_summary summary;
+        };
+
+        probe_record native_record(const gil_probe& probe)
+        {
+            return {true, probe.period_s(), probe.samples(), probe.summarize()};
+        }
+
+        // One interpreter's run of the cell.
+        struct heartbeat_run
+        {
+            measurement_target target;
+            std::string label;
+            cell_run cell;
+            probe_record gil;
+        };
+
+        const char* python_probe_limit =
+            "a Python thread stands in for the native probe in a child interpreter: it stamps the clock only once it "
+            "holds the GIL again, so 'asked' is when it wanted to wake and each wait includes the OS wake-up and its "
+            "own stamping (about 0.1 ms resolution); the hold time is its stamping only.";
 
         // The one probe kept between `%heartbeat start` and `%heartbeat stop`.
         std::unique_ptr<gil_probe>& persistent_probe()
@@ -198,9 +187,18 @@ def run_cell(source, namespace, every, warmup, slow):
             {"under 0.1 ms", 0, 0.1}, {"0.1-1 ms", 0.1, 1}, {"1-10 ms", 1, 10}, {"10-100 ms", 10, 100},
             {"100 ms or more", 100, INFINITY}};
 
-        nl::json gil_part(const gil_probe& probe, const gil_probe_summary& s, const std::vector<gil_sample>& samples,
-                          double slow_ms, Result& result, Chart& chart)
+        std::string probe_name(const probe_record& gil, bool gil_enabled)
         {
+            if (gil.native) return "GIL acquisitions (native probe)";
+            return gil_enabled ? "GIL acquisitions (Python-thread probe)" : "wake-ups, no GIL (Python-thread probe)";
+        }
+
+        // The probe's row, notes, chart series and JSON; `prefix` names the interpreter when there are several.
+        nl::json gil_part(const probe_record& gil, const std::string& name, const std::string& prefix,
+                          const std::vector<Cell>& lead, double slow_ms, Result& result, Chart& chart)
+        {
+            const gil_probe_summary& s = gil.summary;
+            const std::vector<gil_sample>& samples = gil.samples;
             std::vector<double> x, waits;
             for (const gil_sample& sample : samples)
             {
@@ -208,11 +206,12 @@ def run_cell(source, namespace, every, warmup, slow):
                 waits.push_back(sample.wait_ms());
             }
             const auto over = std::count_if(waits.begin(), waits.end(), [&](double w) { return w > slow_ms; });
-            result.table.rows.push_back({"GIL acquisitions (native probe)", probe.period_s() * 1e3,
-                                         static_cast<std::int64_t>(s.acquisitions), s.wait_ms.median, s.wait_p95_ms,
-                                         s.max_wait_ms, static_cast<std::int64_t>(over)});
+            std::vector<Cell> row = lead;
+            row.insert(row.end(), {name, gil.every_s * 1e3, static_cast<std::int64_t>(s.acquisitions), s.wait_ms.median,
+                                   s.wait_p95_ms, s.max_wait_ms, static_cast<std::int64_t>(over)});
+            result.table.rows.push_back(row);
             nl::json bands = nl::json::array();
-            std::string band_text = "GIL waits:";
+            std::string band_text = prefix + "GIL waits:";
             for (const wait_band& band : wait_bands)
             {
                 const auto count = std::count_if(waits.begin(), waits.end(),
@@ -221,18 +220,25 @@ def run_cell(source, namespace, every, warmup, slow):
                 band_text += std::string(band.from_ms > 0 ? "," : "") + " " + band.label + ": " + std::to_string(count);
             }
             char ratio[200];
-            std::snprintf(ratio, sizeof ratio, "GIL wait vs hold: the probe spent %.1f%% of the time waiting for the GIL "
-                          "and %.3f%% holding it (its own cost).", s.wait_ratio() * 100, s.hold_ratio() * 100);
-            result.table.notes.push_back(ratio);
+            if (gil.native)
+                std::snprintf(ratio, sizeof ratio, "GIL wait vs hold: the probe spent %.1f%% of the time waiting for the GIL "
+                              "and %.3f%% holding it (its own cost).", s.wait_ratio() * 100, s.hold_ratio() * 100);
+            else
+                std::snprintf(ratio, sizeof ratio, "wait vs run: the Python probe spent %.1f%% of the time between wanting "
+                              "to run and running (the OS wake-up included) and %.3f%% stamping the clock.",
+                              s.wait_ratio() * 100, s.hold_ratio() * 100);
+            result.table.notes.push_back(prefix + ratio);
             result.table.notes.push_back(band_text + ".");
             if (s.recorded < s.acquisitions)
             {
-                result.table.notes.push_back("the first " + std::to_string(s.recorded) + " acquisitions are kept as samples; "
-                                             "count, maximum and ratios cover all " + std::to_string(s.acquisitions) + ".");
+                result.table.notes.push_back(prefix + std::to_string(s.recorded) + " of " + std::to_string(s.acquisitions) +
+                                             " acquisitions are kept as samples; count, maximum and ratios cover all.");
             }
-            chart.series.push_back(thin("GIL wait (native probe)", x, waits));
+            const std::string series = gil.native ? "GIL wait (native probe)" : "GIL wait (Python-thread probe)";
+            chart.series.push_back(thin(prefix.empty() ? series : series + ", " + prefix.substr(0, prefix.size() - 2), x, waits));
             nl::json part = to_json(s);
-            part["every_ms"] = probe.period_s() * 1e3;
+            part["every_ms"] = gil.every_s * 1e3;
+            part["probe"] = gil.native ? "native" : "python thread";
             const ChartSeries kept = thin("", x, waits, max_data_points);
             part["waits_ms"] = kept.y;
             part["acquired_at_ms"] = kept.x;
@@ -241,51 +247,81 @@ def run_cell(source, namespace, every, warmup, slow):
             return part;
         }
 
-        Result heartbeat_result(const cell_run& run, const gil_probe& probe, const options& o)
+        Result heartbeat_result(const std::vector<heartbeat_run>& all, const options& o)
         {
             Result result;
             result.magic = "heartbeat";
-            const summary gaps = summarize(run.gaps_ms);
-            const double p95 = quantile(run.gaps_ms, 0.95);
-            const double cell_s = (run.cell_end_ms - run.cell_start_ms) * 1e-3;
             const double slow_ms = o.slow_s * 1e3;
-            result.table.title = "heartbeat: how late things ran while the cell ran (" + ms_text(cell_s * 1e3) + ")";
-            result.table.columns = {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
-                                    {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
-                                    {"over_slow", "over " + ms_text(slow_ms), ""}};
-            const auto over = std::count_if(run.gaps_ms.begin(), run.gaps_ms.end(), [&](double g) { return g > slow_ms; });
-            result.table.rows.push_back({"event-loop ticks (asyncio task)", o.every_s * 1e3,
-                                         static_cast<std::int64_t>(run.gaps_ms.size()), gaps.median, p95, gaps.max,
-                                         static_cast<std::int64_t>(over)});
+            // The kernel alone: the table as it always was; otherwise rows per interpreter.
+            const bool per_interpreter = all.size() > 1 || !all.front().target.is_kernel;
+            const cell_run& first = all.front().cell;
+            result.table.title = per_interpreter
+                ? "heartbeat: how late things ran while the cell ran, in " + std::to_string(all.size()) + " interpreter(s)"
+                : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
+            if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
+            result.table.columns.insert(result.table.columns.end(),
+                                        {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
+                                         {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
+                                         {"over_slow", "over " + ms_text(slow_ms), ""}});
             Chart chart;
             chart.kind = Chart::Kind::lines;
             chart.title = "Gaps between heartbeat ticks and GIL waits over time";
             chart.x_title = "time since the heartbeat started (ms)";
             chart.y_title = "gap / wait (ms)";
-            chart.series.push_back(thin("event-loop gap", run.tick_ms, run.gaps_ms));
-            const gil_probe_summary s = probe.summarize();
-            nl::json gil = gil_part(probe, s, probe.samples(), slow_ms, result, chart);
+            result.table.notes.push_back("gap: time between two ticks of the asyncio heartbeat (ideal: its period); wait: time "
+                                         "the GIL probe waited for the GIL (ideal: 0).");
+            nl::json interpreters = nl::json::array();
+            for (const heartbeat_run& run : all)
+            {
+                const cell_run& cell = run.cell;
+                const std::string prefix = per_interpreter ? run.label + ": " : "";
+                const summary gaps = summarize(cell.gaps_ms);
+                const double p95 = quantile(cell.gaps_ms, 0.95);
+                const double cell_s = (cell.cell_end_ms - cell.cell_start_ms) * 1e-3;
+                std::vector<Cell> lead;
+                if (per_interpreter) lead = {run.label, cell_s};
+                const auto over = std::count_if(cell.gaps_ms.begin(), cell.gaps_ms.end(), [&](double g) { return g > slow_ms; });
+                std::vector<Cell> row = lead;
+                row.insert(row.end(), {"event-loop ticks (asyncio task)", o.every_s * 1e3,
+                                       static_cast<std::int64_t>(cell.gaps_ms.size()), gaps.median, p95, gaps.max,
+                                       static_cast<std::int64_t>(over)});
+                result.table.rows.push_back(row);
+                chart.series.push_back(thin(per_interpreter ? "event-loop gap, " + run.label : "event-loop gap", cell.tick_ms,
+                                            cell.gaps_ms));
+                nl::json gil = gil_part(run.gil, probe_name(run.gil, run.target.info.gil_enabled), prefix, lead, slow_ms,
+                                        result, chart);
+                for (const std::string& message : cell.slow_callbacks)
+                {
+                    result.table.notes.push_back(prefix + "SLOW CALLBACK (as asyncio debug mode reports it): " + message.substr(0, 200));
+                }
+                const gil_probe_summary& s = run.gil.summary;
+                interpreters.push_back({{"python", run.label}, {"requested", run.target.requested},
+                                        {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
+                                        {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
+                                        {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(gaps.median)},
+                                        {"p95_gap_ms", number_or_null(p95)}, {"max_gap_ms", number_or_null(gaps.max)},
+                                        {"cell_s", cell_s}, {"cell_start_ms", cell.cell_start_ms},
+                                        {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
+                                        {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
+                                        {"max_gil_wait_ms", s.max_wait_ms},
+                                        {"gil_probe", run.gil.native ? "native" : "python thread"},
+                                        {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}});
+            }
+            if (std::any_of(all.begin(), all.end(), [](const heartbeat_run& run) { return !run.gil.native; }))
+            {
+                result.table.notes.push_back(std::string("child interpreters: ") + python_probe_limit);
+            }
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
-            result.table.notes.insert(result.table.notes.begin(),
-                                      "gap: time between two ticks of the asyncio heartbeat (ideal: its period); wait: time "
-                                      "the native probe waited for the GIL (ideal: 0).");
-            for (const std::string& message : run.slow_callbacks)
-            {
-                result.table.notes.push_back("SLOW CALLBACK (as asyncio debug mode reports it): " + message.substr(0, 200));
-            }
             result.table.notes.push_back("published (10 ms heartbeat, a 0.5 s handler; Python 3.9.6, Apple M1 Pro): "
                                          "time.sleep max gap 510.1 ms, 5 ticks; asyncio.sleep 11.4 ms, 51 ticks; "
                                          "asyncio.to_thread 30.7 ms, 46 ticks.");
-            result.data = {{"mode", "cell"}, {"every_ms", o.every_s * 1e3}, {"slow_ms", slow_ms},
-                           {"warmup_ms", o.warmup_s * 1e3}, {"ticks", run.gaps_ms.size()}, {"gaps_ms", run.gaps_ms},
-                           {"tick_at_ms", run.tick_ms}, {"median_gap_ms", number_or_null(gaps.median)},
-                           {"p95_gap_ms", number_or_null(p95)}, {"max_gap_ms", number_or_null(gaps.max)},
-                           {"cell_s", cell_s}, {"cell_start_ms", run.cell_start_ms}, {"cell_end_ms", run.cell_end_ms},
-                           {"slow_callbacks", run.slow_callbacks}, {"gil", gil},
-                           {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
-                           {"max_gil_wait_ms", s.max_wait_ms}};
+            // The first interpreter's figures at the top level, every interpreter's under "interpreters".
+            result.data = interpreters[0];
+            for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);
+            result.data.update({{"mode", "cell"}, {"every_ms", o.every_s * 1e3}, {"slow_ms", slow_ms},
+                                {"warmup_ms", o.warmup_s * 1e3}, {"interpreters", interpreters}});
             return result;
         }
 
@@ -293,7 +329,8 @@ def run_cell(source, namespace, every, warmup, slow):
         {
             Result result;
             result.magic = "heartbeat";
-            const gil_probe_summary s = probe.summarize();
+            const probe_record gil = native_record(probe);
+            const gil_probe_summary& s = gil.summary;
             result.table.title = "heartbeat: the GIL over " + ms_text(std::round(s.span_s * 1e4) / 10) +
                                  " between %heartbeat start and stop";
             result.table.columns = {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
@@ -304,10 +341,10 @@ def run_cell(source, namespace, every, warmup, slow):
             chart.title = "GIL waits over time";
             chart.x_title = "time since %heartbeat start (ms)";
             chart.y_title = "wait (ms)";
-            nl::json gil = gil_part(probe, s, probe.samples(), o.slow_s * 1e3, result, chart);
+            nl::json part = gil_part(gil, probe_name(gil, true), "", {}, o.slow_s * 1e3, result, chart);
             chart.rules.push_back({"slow " + ms_text(o.slow_s * 1e3), o.slow_s * 1e3});
             result.chart = chart;
-            result.data = {{"mode", "span"}, {"span_s", s.span_s}, {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()},
+            result.data = {{"mode", "span"}, {"span_s", s.span_s}, {"gil", part}, {"gil_wait_ratio", s.wait_ratio()},
                            {"gil_hold_ratio", s.hold_ratio()}, {"max_gil_wait_ms", s.max_wait_ms}};
             return result;
         }
@@ -329,6 +366,9 @@ def run_cell(source, namespace, every, warmup, slow):
             if (call.args.positionals().empty())
                 throw usage_error("%heartbeat needs start or stop (or use %%heartbeat on a cell)");
             const std::string& action = call.args.positionals()[0];
+            if (call.args.has("python"))
+                throw usage_error("%heartbeat " + action.substr(0, 40) + ": --python applies to %%heartbeat on a cell; "
+                                  "start/stop keep this kernel's native probe across cells");
             std::unique_ptr<gil_probe>& probe = persistent_probe();
             if (action == "start")
             {
@@ -354,47 +394,65 @@ def run_cell(source, namespace, every, warmup, slow):
             throw usage_error("%heartbeat: bad action '" + action.substr(0, 40) + "'; accepted: start, stop");
         }
 
+        heartbeat_run run_in_kernel(const magic_call& call, const measurement_target& target, const options& o)
+        {
+            heartbeat_run run{target, "", {}, {}};
+            run.target.info = kernel_interpreter_info();
+            run.label = run.target.info.label() + " (kernel)";
+            gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
+            probe.start();
+            py::dict outcome = py::module_::import("gillab.runners.task_heartbeat")
+                                   .attr("run_cell")(*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
+            probe.stop();
+            run.cell = make_cell_run(steady_ns(probe.started_at()), outcome["start"].cast<std::int64_t>(),
+                                     outcome["cell_start"].cast<std::int64_t>(), outcome["cell_end"].cast<std::int64_t>(),
+                                     outcome["ticks"].cast<std::vector<std::int64_t>>(),
+                                     outcome["slow"].cast<std::vector<std::string>>());
+            run.gil = native_record(probe);
+            return run;
+        }
+
+        heartbeat_run run_under_child(const magic_call& call, const measurement_target& target, const options& o)
+        {
+            heartbeat_run run{target, target.info.label() + " (" + target.requested + ")", {}, {}};
+            child_heartbeat child = heartbeat_in_child(target, {*call.cell, o.every_s, o.warmup_s, o.slow_s, o.probe_every_s,
+                                                                child_probe_capacity});
+            run.cell = make_cell_run(0, child.start_ns, child.cell_start_ns, child.cell_end_ns, child.ticks_ns,
+                                     std::move(child.slow_callbacks));
+            run.gil = {false, child.probe.every_s, std::move(child.probe.samples), child.probe.summary};
+            return run;
+        }
+
         Result measure(const magic_call& call)
         {
-            const options o = read_options(call.args);
+            options o = read_options(call.args);
             if (!call.cell) return run_line(call, o);
             if (!call.args.positionals().empty())
                 throw usage_error("%%heartbeat takes no start/stop; those are for the line form %heartbeat");
             if (call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
                 throw usage_error("%%heartbeat needs a cell to run");
-            try
+            o.targets = resolve_interpreters(call.args.text("python", ""), "heartbeat");
+            const bool in_kernel = std::any_of(o.targets.begin(), o.targets.end(),
+                                               [](const measurement_target& t) { return t.is_kernel; });
+            if (in_kernel)
             {
-                py::module_ ast = py::module_::import("ast");
-                py::module_::import("builtins").attr("compile")(*call.cell, "<%%heartbeat cell>", "exec",
-                                                                "flags"_a = ast.attr("PyCF_ALLOW_TOP_LEVEL_AWAIT"));
+                try
+                {
+                    py::module_::import("gillab.runners.task_heartbeat").attr("compile_cell")(*call.cell);
+                }
+                catch (py::error_already_set& error)
+                {
+                    if (!error.matches(PyExc_SyntaxError)) throw;
+                    throw usage_error(std::string("%%heartbeat: the cell is not valid Python: ") +
+                                      py::str(error.value()).cast<std::string>());
+                }
             }
-            catch (py::error_already_set& error)
+            std::vector<heartbeat_run> all;
+            for (const measurement_target& target : o.targets)
             {
-                if (!error.matches(PyExc_SyntaxError)) throw;
-                throw usage_error(std::string("%%heartbeat: the cell is not valid Python: ") +
-                                  py::str(error.value()).cast<std::string>());
+                all.push_back(target.is_kernel ? run_in_kernel(call, target, o) : run_under_child(call, target, o));
             }
-
-            gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
-            probe.start();
-            py::dict outcome = python_helpers(runner_source)["run_cell"](*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
-            probe.stop();
-
-            const std::int64_t origin = steady_ns(probe.started_at());
-            auto ms = [origin](py::handle ns) { return (ns.cast<std::int64_t>() - origin) * 1e-6; };
-            cell_run run;
-            run.start_ms = ms(outcome["start"]);
-            run.cell_start_ms = ms(outcome["cell_start"]);
-            run.cell_end_ms = ms(outcome["cell_end"]);
-            double last = run.start_ms;
-            for (py::handle tick : outcome["ticks"].cast<py::list>())
-            {
-                run.tick_ms.push_back(ms(tick));
-                run.gaps_ms.push_back(run.tick_ms.back() - last);
-                last = run.tick_ms.back();
-            }
-            run.slow_callbacks = outcome["slow"].cast<std::vector<std::string>>();
-            return heartbeat_result(run, probe, o);
+            return heartbeat_result(all, o);
         }
     }
 
@@ -402,17 +460,35 @@ def run_cell(source, namespace, every, warmup, slow):
     struct heartbeat_result_object : Result
     {
         explicit heartbeat_result_object(Result r) : Result(std::move(r)) {}
+
+        // The figures of one interpreter: the first measured, or the one `python` names ('3.13t', 'kernel', a label).
+        const nl::json& of(const py::object& python) const
+        {
+            if (python.is_none()) return data;
+            if (!data.contains("interpreters")) throw py::key_error("this result measured the kernel only");
+            const std::string wanted = py::str(python).cast<std::string>();
+            std::string known;
+            for (const nl::json& i : data["interpreters"])
+            {
+                if (i["requested"] == wanted || i["python"] == wanted) return i;
+                known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
+            }
+            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+        }
     };
 
     void bind_heartbeat_result(py::module_& m)
     {
         py::class_<heartbeat_result_object, Result>(m, "HeartbeatResult")
-            .def("gaps", [](const heartbeat_result_object& r)
-                 { return py::cast(r.data.value("gaps_ms", nl::json::array())); },
-                 "gaps between heartbeat ticks in ms, in order")
-            .def("gil_waits", [](const heartbeat_result_object& r)
-                 { return py::cast(r.data.contains("gil") ? r.data["gil"]["waits_ms"] : nl::json::array()); },
-                 "how long each native GIL acquisition waited, in ms, in order");
+            .def("gaps", [](const heartbeat_result_object& r, const py::object& python)
+                 { return py::cast(r.of(python).value("gaps_ms", nl::json::array())); },
+                 "python"_a = py::none(), "gaps between heartbeat ticks in ms, in order; python= picks an interpreter")
+            .def("gil_waits", [](const heartbeat_result_object& r, const py::object& python)
+                 {
+                     const nl::json& figures = r.of(python);
+                     return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
+                 },
+                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order");
     }
 
     magic_definition heartbeat_magic()

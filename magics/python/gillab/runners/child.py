@@ -19,7 +19,8 @@ import traceback
 
 from interpreter import describe
 
-TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval"}
+TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval",
+         "heartbeat": "task_heartbeat"}
 
 
 def answer(request, progress):
