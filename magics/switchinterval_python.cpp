@@ -21,7 +21,8 @@ namespace gillab
             run.interval_s = measured.at("interval_s").get<double>();
             run.window_s = measured.at("window_s").get<double>();
             run.steps = measured.at("spinner_steps").get<std::uint64_t>();
-            if (sweep.load != "none") run.rate = static_cast<double>(run.steps) / run.window_s;
+            // as in the kernel: no step finished means an unknown rate, not 0
+            if (sweep.load != "none" && run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
             if (!measured.at("probe").is_null()) run.probe = read_python_probe(measured["probe"]).summary;
             runs.push_back(run);
         }
