@@ -1,17 +1,21 @@
 // %%gilbench's pieces shared by its files: gilbench.cpp (parse, measure in
-// the kernel, result) and gilbench_python.cpp (measure in a child
-// interpreter, --python). Both fill the same `measured` rows, which the
-// result code turns into the same figures.
+// the kernel), gilbench_python.cpp (measure in a child interpreter, --python)
+// and gilbench_result.cpp (the table, chart, JSON and result object). Both
+// measuring sides fill the same `measured` rows, which the result code turns
+// into the same figures.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
 
 #include "core/cell_module.hpp"
+#include "core/result.hpp"
 #include "core/child_interpreter.hpp"
 #include "core/stats.hpp"
 #include "gilbench_presets.hpp"
@@ -71,11 +75,27 @@ namespace gillab
             summary cpu;
         };
 
+        // One interpreter's rows: the kernel's, or a child's (--python).
+        struct interpreter_rows
+        {
+            measurement_target target;
+            std::string label;  // "3.13.5t (free-threaded, GIL off) (3.13t)", "3.11.2 (kernel)"
+            std::vector<measured> rows;
+            std::map<long long, double> sequential_walls;  // by --jobs value
+        };
+
+        long long cpu_count();
+
         // Runs every configuration in a child of `target` (runners/task_gilbench.py):
         // one `measured` per configuration, runs filled, not yet summarized.
         // `progress` gets the child's "which configuration, which run" as it goes.
         std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
                                                const std::vector<configuration>& configs, const options& o,
                                                const std::function<void(const std::string&)>& progress);
+
+        // gilbench_result.cpp: the Result of all interpreters' rows, and its Python object.
+        Result build_result(const std::vector<interpreter_rows>& blocks, const options& o);
+        pybind11::object wrap_result(Result result);
+        void bind_result(pybind11::module_& m);
     }
 }
