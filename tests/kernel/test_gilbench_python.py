@@ -103,6 +103,11 @@ def test_a_cell_the_child_cannot_parse_and_a_failing_job_are_reported(kernel):
     result = gilbench(kernel, "--python 3.9 --modes sequential --jobs 1 --repeats 1", match_statement)
     assert result.reply["content"]["ename"] == "UsageError", result.reply["content"]
     assert "not valid Python 3.9" in result.reply["content"]["evalue"]
+    result = gilbench(kernel, "--python 3.9 --modes sequential --jobs 1 --repeats 1",
+                      "import no_such_module_here\ndef job(i):\n    return i\n")
+    assert result.reply["content"]["ename"] == "UsageError", result.reply["content"]
+    assert "imports fail under Python 3.9" in result.reply["content"]["evalue"]
+    assert "no_such_module_here" in result.reply["content"]["evalue"]
     result = gilbench(kernel, "--python 3.9 --modes threads --workers 2 --jobs 4 --repeats 1",
                       "def job(i):\n    return 1 / (i - 2)\n")
     assert result.status == "error"

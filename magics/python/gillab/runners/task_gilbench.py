@@ -307,7 +307,13 @@ def import_cell(folder, name):
         return importlib.import_module(name)
     except SyntaxError as error:
         raise CellError("the cell is not valid Python %s: %s (line %s)"
-                        % (".".join(map(str, sys.version_info[:3])), error.msg, error.lineno))
+                        % (_version(), error.msg, error.lineno))
+    except ImportError as error:  # a module the cell imports is not installed for this interpreter
+        raise CellError("the cell's imports fail under Python %s: %s" % (_version(), error))
+
+
+def _version():
+    return ".".join(map(str, sys.version_info[:3]))
 
 
 def run_once(cell, config, request):
