@@ -5,11 +5,12 @@
 // into another interpreter, so a magic that accepts --python keeps its
 // measuring loop in a runner task that both the kernel and the child run.
 //
-// How a magic plugs in (see magics/race.cpp): add `python_option()` to its
-// parser, `resolve_interpreters(args.text("python", ""))`, then for each
-// target either measure in the kernel (`is_kernel`) or call
-// `run_in_child(target.executable, request)` with {"task": NAME, ...}, and
-// add a runners/task_NAME.py with `measure(request)` (listed in child.py).
+// How a magic plugs in (see magics/race.cpp, magics/gilbench_python.cpp): add
+// `python_option()` to its parser, `resolve_interpreters(args.text("python", ""))`,
+// then for each target either measure in the kernel (`is_kernel`) or call
+// `run_in_child(target, request, magic, on_progress)` with {"task": NAME, ...},
+// and add a runners/task_NAME.py with `measure(request)` or
+// `measure(request, progress=None)` (listed in child.py's TASKS).
 #pragma once
 
 #include <functional>
