@@ -185,13 +185,15 @@ def spin_seconds(copies):
 @pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_313)),
                     reason="the project's 3.13 builds are missing (make free-threaded-python)")
 def test_cpu_bound_threads_scale_on_free_threaded_313_and_not_on_the_default_build(kernel):
-    # Published: x1.76 on 2 cores for 3.13t. Scaling needs two free cores: checked first with two
-    # plain processes; a neighbour can still take a core for a moment, so the direction must show
-    # in one of three measurements (3 repeats each). Whatever the load, the default build's threads
-    # never use much more than one core: only one of them runs Python at a time.
-    cores_free = len(os.sched_getaffinity(0)) >= 2 and spin_seconds(2) <= 1.5 * spin_seconds(1)
+    # Published: x1.76 on 2 cores for 3.13t. Whatever the load, the default build's threads never
+    # use much more than one core (only one of them runs Python at a time): checked every time.
+    # Scaling needs two free cores, checked before each attempt with two plain processes; on a
+    # loaded machine more threads also win a larger share of the CPU, whatever the build, so the
+    # default build's speed-up alone proves nothing there. A neighbour can take a core for a
+    # moment: the direction must show in one of five attempts (3 repeats each).
     attempts = []
-    for _ in range(3):
+    for _ in range(5):
+        cores_free = len(os.sched_getaffinity(0)) >= 2 and spin_seconds(2) <= 1.5 * spin_seconds(1)
         result = gilbench(kernel, "--python 3.13,3.13t --modes sequential,threads --workers 2 --jobs 4 --repeats 3 -o r",
                           CPU_JOB.replace("300_000", "1_000_000"))
         assert result.status == "ok", result.reply["content"]
@@ -199,10 +201,13 @@ def test_cpu_bound_threads_scale_on_free_threaded_313_and_not_on_the_default_bui
         assert info == [[False, True], [True, False]]
         assert kernel.eval("r.cpu('threads', 2, python='3.13') / r.wall('threads', 2, python='3.13')") < 1.3
         if not cores_free:
-            pytest.skip("two plain processes do not run in parallel on this machine right now "
-                        "(checked only that the default build's threads used about one core)")
+            attempts.append("cores busy")
+            continue
         default, free_threaded = kernel.eval("r.speedup('threads', 2, python='3.13'), r.speedup('threads', 2, python='3.13t')")
         attempts.append((round(default, 2), round(free_threaded, 2)))
-        if free_threaded > 1.3 and default < 1.15 and free_threaded > default + 0.25:
+        if free_threaded > 1.3 and free_threaded > default + 0.2:
             return
+    if all(a == "cores busy" for a in attempts):
+        pytest.skip("two plain processes never ran in parallel on this machine "
+                    "(checked only that the default build's threads used about one core)")
     pytest.fail(f"threads did not scale on 3.13t against 3.13 (speed-up 3.13, 3.13t): {attempts}")
