@@ -530,7 +530,9 @@ namespace gillab
         const std::string dir = runners_directory();
         child_process child({target.info.executable, "-s", dir + "/child.py", std::to_string(result_fd_in_child)}, {},
                             false, true);
-        const int status = child.exchange(request.dump(), 0, on_progress);
+        nl::json sent = request;
+        sent["progress"] = static_cast<bool>(on_progress);  // else the child sends the answer alone
+        const int status = child.exchange(sent.dump(), 0, on_progress);
         const std::string where = "%" + magic + " under " + target.requested + " (" + target.info.executable + ")";
         nl::json answer;
         try

@@ -5,8 +5,9 @@
 The request (JSON on stdin) names a task module in this folder ("race" -> task_race.py) and its
 parameters; the answer (JSON written to RESULT_FD, not stdout, so the cell may print freely) is
 {"ok": true, "interpreter": {...}, "result": {...}} or {"ok": false, "kind": "usage"|"error",
-"error": one line, "traceback": text}. Before it, a task that takes `progress` may send lines
-{"progress": text} on the same fd while it runs (the kernel shows them as its live progress). Any CPython 3.8+ runs it; nothing outside the standard
+"error": one line, "traceback": text}. Before it, when the request says "progress": true, a task
+that takes `progress` sends lines {"progress": text} on the same fd while it runs (the kernel
+shows them as its live progress). Any CPython 3.8+ runs it; nothing outside the standard
 library and this folder is imported.
 """
 
@@ -27,7 +28,8 @@ def answer(request, progress):
     if request.get("task") not in TASKS:
         return {"ok": False, "kind": "usage", "error": "unknown task %r; known: %s" % (request.get("task"), ", ".join(TASKS))}
     task = importlib.import_module(TASKS[request["task"]])
-    options = {"progress": progress} if "progress" in inspect.signature(task.measure).parameters else {}
+    wanted = request.get("progress") and "progress" in inspect.signature(task.measure).parameters
+    options = {"progress": progress} if wanted else {}
     try:
         return {"ok": True, "interpreter": describe(), "result": task.measure(request, **options)}
     except task.CellError as error:
