@@ -204,11 +204,11 @@ def lecture_6_facts(facts):
     # No GIL: the race loses updates, a lock still prevents it in both builds.
     assert any(n > 0 for n in facts["race"]["free"]["unlocked"]), facts["race"]
     assert all(n == 0 for build in facts["race"].values() for n in build["lock"]), facts["race"]
-    # No GIL, no turn: the yielding probe does not queue for the 5 ms interval (when both its threads
-    # had a core; otherwise the operating system's queue is what it measures).
-    free_turns = facts["turns"]["free-threaded"]["5ms"]
-    if free_turns["cores"] >= 1.5:
-        assert free_turns["median_ms"] < 2.5, facts["turns"]
+    # No GIL, no turn: at a 5 ms interval the yielding probe waits less than the default build's
+    # probe, or in any case far less than the interval (a loaded machine's queue can lengthen both).
+    free_wait = facts["turns"]["free-threaded"]["5ms"]["median_ms"]
+    default_wait = facts["turns"].get("default build", {}).get("5ms", {}).get("median_ms", 0)
+    assert free_wait < max(2.5, default_wait), facts["turns"]
     # One thread pays for free threading on at least one tight loop (calls lose specialization in 3.13).
     if facts["default"]:
         assert any(t["free-threaded"] > t["default"] for t in facts["single_thread"].values()), facts["single_thread"]
