@@ -351,30 +351,12 @@ namespace gillab
         // from a watchdog a little later instead.
         one_run run_asyncio(py::object ajob, long long jobs, long long workers, double budget_s)
         {
-            py::dict scope("ajob"_a = ajob, "jobs"_a = jobs, "workers"_a = workers, "budget"_a = budget_s,
-                           "RunOverBudget"_a = py::handle(run_over_budget_type()));
-            py::exec(R"PY(
-import asyncio
-async def _all_jobs():
-    limit = asyncio.Semaphore(workers)
-    async def one(i):
-        async with limit:
-            return await ajob(i)
-    everything = asyncio.ensure_future(asyncio.gather(*(one(i) for i in range(jobs))))
-    done, _ = await asyncio.wait({everything}, timeout=budget)
-    if not done:
-        everything.cancel()
-        try:
-            await everything
-        except asyncio.CancelledError:
-            pass
-        raise RunOverBudget()
-    return everything.result()
-)PY", scope);
+            py::object gather_limited = py::module_::import("gillab.runners.task_gilbench").attr("gather_limited");
+            py::handle over_budget(run_over_budget_type());
             py::object asyncio_run = py::module_::import("asyncio").attr("run");
             return timed_in_shell_thread(budget_s + blocked_loop_grace_s, [&](one_run& run, monotonic::time_point)
             {
-                py::list results = asyncio_run(scope["_all_jobs"]());
+                py::list results = asyncio_run(gather_limited(ajob, jobs, workers, budget_s, over_budget));
                 for (py::handle r : results) run.results.push_back(py::reinterpret_borrow<py::object>(r));
             });
         }

@@ -43,6 +43,9 @@ def answer(request, progress):
 
 
 def main():
+    # The cell's prints reach the notebook as they happen, and an interrupt loses none.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
     with os.fdopen(int(sys.argv[1]), "w") as out:
         def progress(text):
             out.write(json.dumps({"progress": text}) + "\n")

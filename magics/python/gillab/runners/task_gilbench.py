@@ -271,17 +271,22 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
     return run
 
 
-async def _all_jobs(ajob, jobs, workers, budget_s):
+async def gather_limited(ajob, jobs, workers, budget_s, over_budget=RunOverBudget, wrap_error=None):
+    """ajob(0..jobs-1) at most `workers` at a time; over budget_s the tasks are cancelled and
+    over_budget is raised. The kernel's asyncio mode runs this too (with its own exception type
+    and the job's error unwrapped)."""
     limit = asyncio.Semaphore(workers)
 
     async def one(i):
         async with limit:
             try:
                 return await ajob(i)
-            except (RunOverBudget, asyncio.CancelledError):
+            except (over_budget, asyncio.CancelledError):
                 raise
             except BaseException as error:
-                raise _job_error("asyncio", workers, i, error)
+                if wrap_error is None:
+                    raise
+                raise wrap_error(i, error)
 
     everything = asyncio.ensure_future(asyncio.gather(*(one(i) for i in range(jobs))))
     done, _ = await asyncio.wait({everything}, timeout=budget_s)
@@ -291,13 +296,14 @@ async def _all_jobs(ajob, jobs, workers, budget_s):
             await everything
         except asyncio.CancelledError:
             pass
-        raise RunOverBudget()
+        raise over_budget()
     return everything.result()
 
 
 def run_asyncio(ajob, jobs, workers, budget_s):
     def body(run, start):
-        run["results"] = asyncio.run(_all_jobs(ajob, jobs, workers, budget_s))
+        run["results"] = asyncio.run(gather_limited(
+            ajob, jobs, workers, budget_s, wrap_error=lambda i, error: _job_error("asyncio", workers, i, error)))
     return _timed_in_this_thread(budget_s + BLOCKED_LOOP_GRACE_S, body)
 
 
