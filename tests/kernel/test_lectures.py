@@ -42,6 +42,30 @@ print("LECTURE-FACTS " + _json.dumps({
     "sleep_x8": best_speedup(waiting, "threads", 8),
     "python_threads_cores": max(r["cores_used"] for r in python_work.rows if r["mode"] == "threads")}))
 """,
+    "02-computing-threads-or-processes.ipynb": """
+import json as _json
+print("LECTURE-FACTS " + _json.dumps({
+    "python_threads_cores": max(r["cores_used"] for r in cpu_threads.rows if r["mode"] == "threads")}))
+""",
+    "03-waiting-threads-pools-asyncio.ipynb": """
+import json as _json
+print("LECTURE-FACTS " + _json.dumps({
+    "default_pool": waits.wall("threads", POOL), "thread_per_wait": waits.wall("threads", N),
+    "asyncio_unlimited": waits.wall("asyncio", N), "rounds_floor": math.ceil(N / POOL) * DELAY, "delay": DELAY}))
+""",
+    "04-races-the-gil-is-not-thread-safety.ipynb": """
+import json as _json
+print("LECTURE-FACTS " + _json.dumps({
+    "visible_unlocked": [int(n) for n in visible.lost("unlocked")],
+    "locked": [int(n) for r in (visible, safe) for n in r.lost("lock")]}))
+""",
+    "05-the-blocked-event-loop.ipynb": """
+import json as _json
+print("LECTURE-FACTS " + _json.dumps({
+    "wait_ms": WAIT * 1000,
+    "max_gap_ms": {name: hb.max_gap_ms for name, hb in (("blocked", blocked), ("awaited", awaited), ("offloaded", offloaded))},
+    "ticks": {name: hb.ticks for name, hb in (("blocked", blocked), ("awaited", awaited))}}))
+""",
     "06-the-dial-and-beyond.ipynb": """
 import json as _json
 _facts = {"numpy": numpy is not None, "free": FREE is not None, "default": DEFAULT is not None}
@@ -176,6 +200,36 @@ def lecture_1_facts(facts):
     assert facts["python_threads_cores"] < 1.3, facts
 
 
+def lecture_2_facts(facts):
+    # Pure-Python threads take turns: at most about one core, whatever the load. (Processes' gain
+    # needs two free cores throughout, which a shared machine cannot promise; the lecture flags it.)
+    assert facts["python_threads_cores"] < 1.3, facts
+
+
+def lecture_3_facts(facts):
+    # Waits overlap: the default pool needs rounds of waits (never faster than the rounds allow); one
+    # thread per wait, or unlimited tasks, take about one wait. Waiting needs no core, so load
+    # cannot hide it.
+    assert facts["default_pool"] >= 0.95 * facts["rounds_floor"], facts
+    assert facts["thread_per_wait"] < facts["default_pool"] / 2, facts
+    assert facts["asyncio_unlimited"] < facts["default_pool"] / 2, facts
+
+
+def lecture_4_facts(facts):
+    # On 3.11 a race shows once a call sits between the read and the write at a small interval; a
+    # lock loses nothing, ever.
+    assert max(facts["visible_unlocked"]) > 0, facts
+    assert facts["locked"] and all(n == 0 for n in facts["locked"]), facts
+
+
+def lecture_5_facts(facts):
+    # time.sleep in a handler stalls the loop for about its whole wait; awaiting it does not.
+    gaps = facts["max_gap_ms"]
+    assert gaps["blocked"] >= 0.8 * facts["wait_ms"], facts
+    assert gaps["awaited"] < gaps["blocked"] / 3 and gaps["offloaded"] < gaps["blocked"] / 3, facts
+    assert facts["ticks"]["awaited"] > 2 * facts["ticks"]["blocked"], facts
+
+
 def lecture_6_facts(facts):
     # NumPy is in the course's packages: float loops release the GIL, so two threads do more work per
     # second than one, while dtype=object holds it. A matrix product gains from threads only when the
@@ -211,7 +265,10 @@ def lecture_6_facts(facts):
     assert facts["scaling"]["free-threaded"]["gil"] is False and facts["scaling"]["free-threaded, PYTHON_GIL=1"]["gil"] is True
 
 
-FACTS_CHECKS = {"01-what-the-gil-is.ipynb": lecture_1_facts, "06-the-dial-and-beyond.ipynb": lecture_6_facts}
+FACTS_CHECKS = {"01-what-the-gil-is.ipynb": lecture_1_facts, "02-computing-threads-or-processes.ipynb": lecture_2_facts,
+                "03-waiting-threads-pools-asyncio.ipynb": lecture_3_facts,
+                "04-races-the-gil-is-not-thread-safety.ipynb": lecture_4_facts,
+                "05-the-blocked-event-loop.ipynb": lecture_5_facts, "06-the-dial-and-beyond.ipynb": lecture_6_facts}
 
 
 HIDE_NUMPY = """
