@@ -147,10 +147,12 @@ ifeq ($(EXECUTE),1)
 	mkdir -p $(BUILD_DIR)/notebooks
 	for nb in notebooks/*.ipynb; do \
 		[ -e "$$nb" ] || continue; \
+		start=$$(date +%s); \
 		$(RUN_ENV) $(PYTHON) -m nbconvert --to notebook --execute --ExecutePreprocessor.kernel_name=gillab \
-			--ExecutePreprocessor.timeout=600 --output-dir $(BUILD_DIR)/notebooks "$$nb" && \
+			--ExecutePreprocessor.timeout=600 --output-dir $(BUILD_DIR)/notebooks "$$nb" || exit 1; \
+		echo "$$nb: executed in $$(( $$(date +%s) - start )) s"; \
 		$(RUN_ENV) $(PYTHON) -m nbconvert --to html --output-dir $(BUILD_DIR)/notebooks \
-			"$(BUILD_DIR)/notebooks/$$(basename $$nb)"; \
+			"$(BUILD_DIR)/notebooks/$$(basename $$nb)" || exit 1; \
 	done
 else
 	mkdir -p notebooks
