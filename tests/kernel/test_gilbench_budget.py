@@ -7,15 +7,13 @@ import time
 import psutil
 import pytest
 
+from pythons import live_children
+
 SPIN_JOB = "def job(i):\n    while True:\n        pass\n"
 
 
 def gilbench(kernel, options, body, timeout=120):
     return kernel.execute(f"%%gilbench {options}\n{body}", timeout=timeout)
-
-
-def live_children(kernel):
-    return {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
 
 
 @pytest.mark.parametrize("mode", ["sequential", "threads", "processes"])

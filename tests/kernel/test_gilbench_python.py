@@ -11,14 +11,10 @@ import tempfile
 import threading
 import time
 
-import psutil
 import pytest
 
-CACHE = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")
-FREE_THREADED = os.path.join(CACHE, "free-threaded/bin/python3.13t")
-DEFAULT_313 = os.path.join(CACHE, "default/bin/python3.13")
-PYENV_39 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))
-PYENV_27 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
+from pythons import DEFAULT_313, FREE_THREADED, PYENV_27, PYENV_39, live_children
+
 # A second interpreter besides the kernel: pyenv's 3.9, else the project's 3.13.
 OTHER = "3.9" if PYENV_39 else "3.13" if os.path.exists(DEFAULT_313) else None
 OTHER_PATH = PYENV_39[-1] if PYENV_39 else DEFAULT_313
@@ -29,10 +25,6 @@ CPU_JOB = "def job(i):\n    total = 0\n    for k in range(300_000):\n        tot
 
 def gilbench(kernel, options, body, timeout=240):
     return kernel.execute(f"%%gilbench {options}\n{body}", timeout=timeout)
-
-
-def live_children(kernel):
-    return {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
 
 
 @needs_other

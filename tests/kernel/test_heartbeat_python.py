@@ -2,30 +2,18 @@
 Python-thread probe, rows per interpreter, the child's prints reach the notebook, its errors and
 bad input are one-line or reported errors, and an interrupt leaves no child behind."""
 
-import glob
-import os
 import threading
 import time
 
 import psutil
 import pytest
 
-CACHE = os.environ.get("GILLAB_CACHE", "/var/cache/gillab")
-DEFAULT_313 = os.path.join(CACHE, "cpython-3.13/default/bin/python3.13")
-FREE_THREADED = os.path.join(CACHE, "cpython-3.13/free-threaded/bin/python3.13t")
-PYENV_GIL_BUILDS = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[0-3]*/bin/python3.1[0-3]")))
-GIL_CHILD = DEFAULT_313 if os.path.exists(DEFAULT_313) else (PYENV_GIL_BUILDS[-1] if PYENV_GIL_BUILDS else None)
-needs_gil_child = pytest.mark.skipif(GIL_CHILD is None, reason="no second CPython with a GIL on this machine")
-needs_free_threaded = pytest.mark.skipif(not os.path.exists(FREE_THREADED),
-                                         reason="free-threaded CPython not built (make free-threaded-python)")
+from pythons import FREE_THREADED, GIL_CHILD, live_children, needs_free_threaded, needs_gil_child
+
 CPU_AGAINST_A_THREAD = ("import threading\nstop = False\n"
                         "def spin():\n    while not stop:\n        pass\n"
                         "t = threading.Thread(target=spin)\nt.start()\n"
                         "total = 0\nfor k in range(3_000_000):\n    total += k\nstop = True\nt.join()\n")
-
-
-def live_children(kernel):
-    return {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
 
 
 @needs_gil_child

@@ -4,15 +4,7 @@ build (tools/build-free-threaded-python) really running without the GIL."""
 import os
 import subprocess
 
-import pytest
-
-BUILDS = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")
-FREE_THREADED = os.path.join(BUILDS, "free-threaded/bin/python3.13t")
-DEFAULT_BUILD = os.path.join(BUILDS, "default/bin/python3.13")
-needs_free_threaded = pytest.mark.skipif(not os.path.exists(FREE_THREADED),
-                                         reason="free-threaded CPython not built (make free-threaded-python)")
-needs_default_build = pytest.mark.skipif(not os.path.exists(DEFAULT_BUILD),
-                                         reason="the project's default CPython 3.13 not built (make free-threaded-python)")
+from pythons import DEFAULT_313 as DEFAULT_BUILD, FREE_THREADED, needs_default_build, needs_free_threaded
 
 
 def ask(python, env=None):

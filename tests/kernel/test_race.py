@@ -2,7 +2,6 @@
 the explanation when nothing was lost, child interpreters, errors, interrupt and clean state.
 Margins are wide: 2 noisy cores; a small switch interval makes the losses reliable."""
 
-import glob
 import os
 import threading
 import time
@@ -10,9 +9,9 @@ import time
 import psutil
 import pytest
 
+from pythons import FREE_THREADED, PYENV_39
+
 CALL_VARIANT = "counter = 0\ndef plus_one(x):\n    return x + 1\ncounter = plus_one(counter)\n"
-PYENV_39 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))
-FREE_THREADED = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13/free-threaded/bin/python3.13t")
 
 
 def race(kernel, options, body, timeout=180):

@@ -3,31 +3,16 @@ lateness following the interval and the free-threaded build's not (wide margins:
 the loads and probes in a child, the one-line errors, and the kernel's own interval and no child
 left behind on every exit path."""
 
-import glob
-import os
 import threading
 import time
 
-import psutil
 import pytest
 
-CACHE = os.environ.get("GILLAB_CACHE", "/var/cache/gillab")
-DEFAULT_313 = os.path.join(CACHE, "cpython-3.13/default/bin/python3.13")
-FREE_THREADED = os.path.join(CACHE, "cpython-3.13/free-threaded/bin/python3.13t")
-PYENV_GIL_BUILDS = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[0-3]*/bin/python3.1[0-3]")))
-# A GIL build other than the kernel's: the project's 3.13 first, else pyenv's newest.
-GIL_CHILD = DEFAULT_313 if os.path.exists(DEFAULT_313) else (PYENV_GIL_BUILDS[-1] if PYENV_GIL_BUILDS else None)
-needs_gil_child = pytest.mark.skipif(GIL_CHILD is None, reason="no second CPython with a GIL on this machine")
-needs_free_threaded = pytest.mark.skipif(not os.path.exists(FREE_THREADED),
-                                         reason="free-threaded CPython not built (make free-threaded-python)")
+from pythons import FREE_THREADED, GIL_CHILD, live_children, needs_free_threaded, needs_gil_child
 
 
 def interval(kernel):
     return kernel.eval("__import__('sys').getswitchinterval()")
-
-
-def live_children(kernel):
-    return {p.pid for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE}
 
 
 @pytest.fixture(autouse=True)
