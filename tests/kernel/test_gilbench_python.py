@@ -179,27 +179,33 @@ def spin_seconds(copies):
 def test_cpu_bound_threads_scale_on_free_threaded_313_and_not_on_the_default_build(kernel):
     # Published: x1.76 on 2 cores for 3.13t. Whatever the load, the default build's threads never
     # use much more than one core (only one of them runs Python at a time): checked every time.
-    # Scaling needs two free cores, checked before each attempt with two plain processes; on a
-    # loaded machine more threads also win a larger share of the CPU, whatever the build, so the
-    # default build's speed-up alone proves nothing there. A neighbour can take a core for a
-    # moment: the direction must show in one of five attempts (3 repeats each).
+    # Scaling needs two free cores for the whole measurement, checked before and after each attempt
+    # with two plain processes; an attempt during which a neighbour took a core proves nothing
+    # either way. On 3.13t two threads show it by keeping more than 1.5 cores busy (Python in both
+    # at once) or by a clear speed-up over the default build; it must show in one of the attempts,
+    # and fails only when it did not in three attempts that had the cores.
+    def cores_free():
+        # Two processes burning 0.3 s of CPU each finish in about 0.3 s only with two idle cores;
+        # beside a steady neighbour they share the cores and take 0.45 s or more.
+        return len(os.sched_getaffinity(0)) >= 2 and spin_seconds(2) < 0.42
+
     attempts = []
     for _ in range(5):
-        cores_free = len(os.sched_getaffinity(0)) >= 2 and spin_seconds(2) <= 1.5 * spin_seconds(1)
+        free_before = cores_free()
         result = gilbench(kernel, "--python 3.13,3.13t --modes sequential,threads --workers 2 --jobs 4 --repeats 3 -o r",
                           CPU_JOB.replace("300_000", "1_000_000"))
+        free_after = cores_free()
         assert result.status == "ok", result.reply["content"]
         info = kernel.eval("[[i['interpreter']['free_threaded_build'], i['interpreter']['gil_enabled']] for i in r.interpreters]")
         assert info == [[False, True], [True, False]]
         assert kernel.eval("r.cpu('threads', 2, python='3.13') / r.wall('threads', 2, python='3.13')") < 1.3
-        if not cores_free:
-            attempts.append("cores busy")
-            continue
-        default, free_threaded = kernel.eval("r.speedup('threads', 2, python='3.13'), r.speedup('threads', 2, python='3.13t')")
-        attempts.append((round(default, 2), round(free_threaded, 2)))
-        if free_threaded > 1.3 and free_threaded > default + 0.2:
+        default, free_threaded, free_cores = kernel.eval(
+            "r.speedup('threads', 2, python='3.13'), r.speedup('threads', 2, python='3.13t'), "
+            "r.cpu('threads', 2, python='3.13t') / r.wall('threads', 2, python='3.13t')")
+        if free_cores > 1.5 or (free_threaded > 1.3 and free_threaded > default + 0.2):
             return
-    if all(a == "cores busy" for a in attempts):
-        pytest.skip("two plain processes never ran in parallel on this machine "
-                    "(checked only that the default build's threads used about one core)")
-    pytest.fail(f"threads did not scale on 3.13t against 3.13 (speed-up 3.13, 3.13t): {attempts}")
+        attempts.append((round(default, 2), round(free_threaded, 2), round(free_cores, 2),
+                         "cores free" if free_before and free_after else "cores busy"))
+    if sum(1 for a in attempts if a[-1] == "cores free") < 3:
+        pytest.skip(f"two cores were not free through enough attempts (speed-up 3.13, 3.13t, 3.13t cores): {attempts}")
+    pytest.fail(f"threads did not scale on 3.13t (speed-up 3.13, 3.13t, 3.13t cores): {attempts}")
