@@ -5,6 +5,7 @@ import os
 import queue
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -80,6 +81,13 @@ class Kernel:
             if reply["parent_header"].get("msg_id") == msg_id:
                 return reply
             assert reply["msg_type"] == "kernel_info_reply", reply["msg_type"]
+
+    def interrupt_after(self, seconds):
+        """Presses the stop button `seconds` from now, from a thread, while the caller runs a cell."""
+        def interrupt():
+            time.sleep(seconds)
+            self.manager.interrupt_kernel()
+        threading.Thread(target=interrupt, daemon=True).start()
 
     @property
     def pid(self):

@@ -7,14 +7,11 @@ restart recovers from)."""
 import glob
 import os
 import tempfile
-import threading
 import time
 import uuid
 
 import psutil
 import pytest
-
-from conftest import Kernel
 
 DEFAULT_SWITCH_INTERVAL = 0.005
 
@@ -76,12 +73,6 @@ class CleanState:
 def gilbench(kernel, mode, body, options="--workers 2 --jobs 4 --repeats 1 --warmup 0", timeout=120):
     return kernel.execute(f"%%gilbench --modes {mode} {options}\n{body}", timeout=timeout)
 
-
-def interrupt_after(kernel, seconds):
-    def interrupt():
-        time.sleep(seconds)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=interrupt, daemon=True).start()
 
 
 def assert_clean_death_and_restart(kernel, execution_thread_result):
@@ -193,7 +184,7 @@ def test_the_students_cell_killing_the_kernel_dies_cleanly_and_restarts(fresh_ke
 @pytest.mark.parametrize("mode", ["sequential", "processes"])
 def test_a_job_sleeping_forever_stops_on_interrupt(kernel, mode):
     state = CleanState(kernel)
-    interrupt_after(kernel, 1.5)
+    kernel.interrupt_after(1.5)
     started = time.monotonic()
     result = gilbench(kernel, mode, "import time\ndef job(i):\n    time.sleep(10_000)\n", timeout=60)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
@@ -205,7 +196,7 @@ def test_worker_threads_stuck_in_a_sleep_are_left_behind_and_the_kernel_goes_on(
     # A thread blocked in time.sleep cannot see an interrupt until the sleep
     # returns: the pool answers at once and lets those threads end on their own.
     state = CleanState(kernel)
-    interrupt_after(kernel, 1.5)
+    kernel.interrupt_after(1.5)
     started = time.monotonic()
     result = gilbench(kernel, "threads", "import time\ndef job(i):\n    time.sleep(12)\n", timeout=60)
     answered = time.monotonic() - started
@@ -231,7 +222,7 @@ def test_children_forked_by_an_interrupted_job_are_stopped(kernel, mode):
             f"        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(10_000)', {marker!r}])\n"
             "    while True:\n"
             "        time.sleep(0.05)\n")
-    interrupt_after(kernel, 3.0)
+    kernel.interrupt_after(3.0)
     result = gilbench(kernel, mode, body, timeout=60)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
     state.check(marker)

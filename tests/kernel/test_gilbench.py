@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import psutil
@@ -164,10 +163,7 @@ def test_interrupt_stops_the_magic_at_once_and_leaves_nothing(kernel):
     threads_before = psutil.Process(kernel.pid).num_threads()
     temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*")))
     for modes in ("threads", "processes", "sequential"):
-        def stop():
-            time.sleep(1.0)
-            kernel.manager.interrupt_kernel()
-        threading.Thread(target=stop, daemon=True).start()
+        kernel.interrupt_after(1.0)
         started = time.monotonic()
         result = gilbench(kernel, f"--modes {modes} --workers 2 --jobs 4 --repeats 100",
                           "def job(i):\n    while True:\n        pass\n", timeout=30)

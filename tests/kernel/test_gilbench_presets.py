@@ -98,7 +98,6 @@ def test_help_documents_every_preset_with_its_call(kernel):
 
 
 def test_interrupt_during_the_memory_run_kills_the_fresh_interpreter(kernel):
-    import threading
     import time
 
     import psutil
@@ -107,10 +106,7 @@ def test_interrupt_during_the_memory_run_kills_the_fresh_interpreter(kernel):
     body = ("import sys, time\nIN_CHILD = sys.argv[0].endswith('peak_rss.py')\n"
             "def job(i):\n    time.sleep(60 if IN_CHILD else 0.01)\n    return i\n")
 
-    def stop():
-        time.sleep(2.0)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=stop, daemon=True).start()
+    kernel.interrupt_after(2.0)
     started = time.monotonic()
     result = gilbench(kernel, "--modes sequential --jobs 1 --repeats 1 --warmup 0 --memory", body, timeout=60)
     assert time.monotonic() - started < 2.0 + 3.0

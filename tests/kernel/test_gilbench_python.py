@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import pytest
@@ -128,10 +127,7 @@ def test_interrupt_during_a_child_run_kills_and_reaps_the_child(kernel):
     before = live_children(kernel)
     temp_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "gillab-*")))
     for modes in ("threads", "processes --start-method forkserver"):
-        def stop():
-            time.sleep(2.0)
-            kernel.manager.interrupt_kernel()
-        threading.Thread(target=stop, daemon=True).start()
+        kernel.interrupt_after(2.0)
         started = time.monotonic()
         result = gilbench(kernel, f"--python {OTHER} --modes {modes} --workers 2 --jobs 4 --repeats 100",
                           "def job(i):\n    while True:\n        pass\n", timeout=30)

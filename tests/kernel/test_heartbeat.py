@@ -3,7 +3,6 @@ handler shows a gap of the order of its sleep and an awaiting one does not,
 slow callbacks are flagged as fields (never stderr), the native probe sees a
 starving thread, and no probe thread outlives its magic."""
 
-import threading
 import time
 
 import psutil
@@ -83,10 +82,7 @@ def test_interrupt_stops_a_blocking_cell_promptly_and_leaves_no_probe(kernel):
     kernel.ok("%%heartbeat\npass\n")
     before = threads(kernel)
     for body in ("import time\ntime.sleep(30)\n", "while True:\n    pass\n", "import asyncio\nawait asyncio.sleep(30)\n"):
-        def stop():
-            time.sleep(1.0)
-            kernel.manager.interrupt_kernel()
-        threading.Thread(target=stop, daemon=True).start()
+        kernel.interrupt_after(1.0)
         started = time.monotonic()
         result = kernel.execute("%%heartbeat\n" + body, timeout=40)
         assert result.reply["content"]["ename"] == "KeyboardInterrupt", (body, result.reply["content"])

@@ -2,7 +2,6 @@
 Python-thread probe, rows per interpreter, the child's prints reach the notebook, its errors and
 bad input are one-line or reported errors, and an interrupt leaves no child behind."""
 
-import threading
 import time
 
 import psutil
@@ -103,10 +102,7 @@ def test_interrupt_kills_and_reaps_the_child(kernel):
     before = live_children(kernel)
     threads_before = psutil.Process(kernel.pid).num_threads()
     for body in ("import time\ntime.sleep(30)\n", "while True:\n    pass\n"):
-        def interrupt():
-            time.sleep(1.5)
-            kernel.manager.interrupt_kernel()
-        threading.Thread(target=interrupt, daemon=True).start()
+        kernel.interrupt_after(1.5)
         started = time.monotonic()
         result = kernel.execute(f"%%heartbeat --python {GIL_CHILD}\n{body}", timeout=60)
         assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]

@@ -1,6 +1,5 @@
 """The stop button: KeyboardInterrupt in the running cell, same process after."""
 
-import threading
 import time
 
 import psutil
@@ -16,17 +15,11 @@ CASES = {
 }
 
 
-def interrupt_after(kernel, delay):
-    def send():
-        time.sleep(delay)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=send, daemon=True).start()
-
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_interrupt_stops_the_cell_and_the_kernel_lives(kernel, case):
     pid_before = kernel.pid
-    interrupt_after(kernel, 0.5)
+    kernel.interrupt_after(0.5)
     started = time.monotonic()
     result = kernel.execute(CASES[case], timeout=30)
     elapsed = time.monotonic() - started
@@ -50,7 +43,7 @@ def test_interrupt_stops_threads_the_cell_started(kernel):
             "workers = [threading.Thread(target=spin) for _ in range(3)]\n"
             "for w in workers: w.start()\n"
             "for w in workers: w.join()\n")
-    interrupt_after(kernel, 0.5)
+    kernel.interrupt_after(0.5)
     result = kernel.execute(code, timeout=30)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt"
     assert "all stopped" in result.stream("stderr")
@@ -61,7 +54,7 @@ def test_interrupt_stops_child_processes_the_cell_started(kernel):
     code = ("import subprocess\n"
             "children = [subprocess.Popen(['sleep', '100']) for _ in range(2)]\n"
             "children[0].wait()\n")
-    interrupt_after(kernel, 0.5)
+    kernel.interrupt_after(0.5)
     result = kernel.execute(code, timeout=30)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt"
     live = [p for p in psutil.Process(kernel.pid).children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]

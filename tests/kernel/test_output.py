@@ -4,8 +4,6 @@ import re
 
 import pytest
 
-from conftest import Kernel
-
 
 def lines_of(text, tag):
     return sorted(re.findall(rf"{tag}-\d+", text))

@@ -3,7 +3,6 @@ the explanation when nothing was lost, child interpreters, errors, interrupt and
 Margins are wide: 2 noisy cores; a small switch interval makes the losses reliable."""
 
 import os
-import threading
 import time
 
 import psutil
@@ -113,18 +112,12 @@ def test_errors_in_the_cell_are_reported(kernel):
     assert kernel.eval("__import__('sys').getswitchinterval()") == 0.005
 
 
-def interrupt_after(kernel, seconds):
-    def stop():
-        time.sleep(seconds)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=stop, daemon=True).start()
-
 
 @pytest.mark.parametrize("python", ["kernel"] + (["3.9"] if PYENV_39 else []))
 def test_interrupt_stops_the_threads_and_the_child_and_restores_the_interval(kernel, python):
     before = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True)}
     threads_before = psutil.Process(kernel.pid).num_threads()
-    interrupt_after(kernel, 1.5)
+    kernel.interrupt_after(1.5)
     started = time.monotonic()
     result = race(kernel, f"--python {python} --iterations 100000000 --switch-interval 50us", CALL_VARIANT, timeout=30)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]

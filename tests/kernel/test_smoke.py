@@ -2,8 +2,6 @@
 %gilinfo, a tiny %%gilbench, an interrupt, a shutdown on request. In the
 sanitizer build (make sanitize) the log must hold no ASan or UBSan report."""
 
-import threading
-import time
 
 from conftest import Kernel
 
@@ -21,10 +19,7 @@ def test_start_run_measure_interrupt_and_shut_down_with_a_clean_log(tmp_path):
         assert "gilbench" in bench.value()
         assert kernel.eval("r.results_match") is True
 
-        def interrupt():
-            time.sleep(2)
-            kernel.manager.interrupt_kernel()
-        threading.Thread(target=interrupt, daemon=True).start()
+        kernel.interrupt_after(2)
         stopped = kernel.execute("while True:\n    pass\n", timeout=120)
         assert stopped.reply["content"]["ename"] == "KeyboardInterrupt"
         assert kernel.eval("1+1") == 2

@@ -2,7 +2,6 @@
 (wide margins: 2 noisy cores), long C calls, the timeline, bad input, and
 the student's interval and thread count restored on every exit path."""
 
-import threading
 import time
 
 import psutil
@@ -159,10 +158,7 @@ def test_interrupt_stops_the_sweep_promptly_and_restores_everything(kernel, load
     kernel.ok("%switchinterval --sweep 1ms --duration 100ms")  # warm: first-use imports and data
     before = threads(kernel)
 
-    def stop():
-        time.sleep(1.5)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=stop, daemon=True).start()
+    kernel.interrupt_after(1.5)
     started = time.monotonic()
     result = kernel.execute(f"%switchinterval --sweep 5ms,1ms --load {load} --duration 30s", timeout=40)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]

@@ -3,7 +3,6 @@ lateness following the interval and the free-threaded build's not (wide margins:
 the loads and probes in a child, the one-line errors, and the kernel's own interval and no child
 left behind on every exit path."""
 
-import threading
 import time
 
 import pytest
@@ -109,17 +108,14 @@ def test_interrupt_kills_and_reaps_the_child_and_restores_the_interval(kernel):
     kernel.ok("import sys; sys.setswitchinterval(0.003)")
     before = live_children(kernel)
 
-    def interrupt():
-        time.sleep(2.0)
-        kernel.manager.interrupt_kernel()
-    threading.Thread(target=interrupt, daemon=True).start()
+    kernel.interrupt_after(2.0)
     started = time.monotonic()
     result = kernel.execute(f"%switchinterval --sweep 5ms,1ms --duration 20s --python kernel,{GIL_CHILD}", timeout=60)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
     assert time.monotonic() - started < 2.0 + 3.0
     assert interval(kernel) == pytest.approx(0.003)
     # and in the child's part of a sweep (the kernel measured nothing here)
-    threading.Thread(target=interrupt, daemon=True).start()
+    kernel.interrupt_after(2.0)
     started = time.monotonic()
     result = kernel.execute(f"%switchinterval --sweep 5ms,1ms --duration 20s --python {GIL_CHILD}", timeout=60)
     assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
