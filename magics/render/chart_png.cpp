@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <zlib.h>
@@ -622,20 +623,20 @@ namespace gillab
                 frame.y_axis.hi += frame.y_axis.step;
         }
 
-        // Stacks title and legend from the top and axis labels from the bottom;
-        // the plot takes what is left.
-        Frame lay_out(const Canvas& canvas, const Chart& chart, const SeriesPoints& all,
-                      const std::vector<ChartRule>& rules)
+        // The title (and, when asked, the legend) from the top, the x axis's labels and title from
+        // the bottom; returns the plot's top and bottom edges.
+        std::pair<int, int> stack_edges(const Canvas& canvas, const Chart& chart, Frame& frame, bool with_legend)
         {
-            Frame frame;
             int top = margin;
             frame.title_top = top;
             if (!chart.title.empty())
                 top += line_height * title_scale + gap;
-            frame.legend = lay_out_legend(chart, margin, canvas.width() - margin, top);
-            if (!frame.legend.empty())
-                top = frame.legend.back().top + legend_row_height + gap;
-
+            if (with_legend)
+            {
+                frame.legend = lay_out_legend(chart, margin, canvas.width() - margin, top);
+                if (!frame.legend.empty())
+                    top = frame.legend.back().top + legend_row_height + gap;
+            }
             int bottom = canvas.height() - margin;
             if (!chart.x_title.empty())
             {
@@ -644,6 +645,15 @@ namespace gillab
             }
             frame.x_labels_top = bottom - line_height;
             bottom = frame.x_labels_top - tick_length - 2;
+            return {top, bottom};
+        }
+
+        // The plot takes what the title, legend and axis labels leave.
+        Frame lay_out(const Canvas& canvas, const Chart& chart, const SeriesPoints& all,
+                      const std::vector<ChartRule>& rules)
+        {
+            Frame frame;
+            const auto [top, bottom] = stack_edges(canvas, chart, frame, true);
             frame.plot.top = top;
             frame.plot.height = std::max(1, bottom - top);
             frame.y_axis = nice_axis(value_range(chart, all, rules), tick_target(frame.plot.height, 50));
@@ -873,18 +883,7 @@ namespace gillab
         void draw_segments_chart(Canvas& canvas, const Chart& chart)
         {
             Frame frame;
-            int top = margin;
-            frame.title_top = top;
-            if (!chart.title.empty())
-                top += line_height * title_scale + gap;
-            int bottom = canvas.height() - margin;
-            if (!chart.x_title.empty())
-            {
-                frame.x_title_top = bottom - line_height;
-                bottom = frame.x_title_top - gap / 2;
-            }
-            frame.x_labels_top = bottom - line_height;
-            bottom = frame.x_labels_top - tick_length - 2;
+            const auto [top, bottom] = stack_edges(canvas, chart, frame, false);
 
             std::vector<GlyphRun> lane_labels;
             int label_width = 0;
