@@ -114,7 +114,7 @@ soak: build
 
 # AddressSanitizer + UBSan build (build-asan): the unit tests and the kernel
 # smoke test under it, then valgrind memcheck over the unit tests of the
-# normal build. Not part of `make test` (see README, Hardening: minutes).
+# normal build. Not part of `make test` (see docs/development.md, Hardening: minutes).
 # detect_leaks=0: the embedded CPython keeps its objects and arenas for the
 # process's life and xeus ends the kernel with exit(); LeakSanitizer's exit scan
 # reports all of that and takes so long that jupyter_client SIGTERMs the kernel

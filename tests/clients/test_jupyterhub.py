@@ -1,6 +1,6 @@
 """A course on Debian's JupyterHub 3.0: a test hub on 127.0.0.1 (dummy
 authenticator, local process spawner, configurable-http-proxy), the gillab
-kernelspec installed into the hub's prefix as the README tells instructors.
+kernelspec installed into the hub's prefix as docs/instructors.md tells instructors.
 The instructor releases lecture 1 into the students' homes; students log in,
 start their servers, run the lecture's magic cells through the hub's proxy over
 the kernel websocket and save their answers; the instructor collects the two
@@ -115,7 +115,7 @@ def hub():
         for name in STUDENTS:
             os.makedirs(os.path.join(base, "home", name))
         env = jupyter_env(base, NODE_PATH="/usr/share/nodejs", CONFIGPROXY_AUTH_TOKEN=uuid.uuid4().hex)
-        # The hub finds the kernel through its prefix, as the README tells instructors, not JUPYTER_PATH.
+        # The hub finds the kernel through its prefix, as docs/instructors.md tells instructors, not JUPYTER_PATH.
         del env["JUPYTER_PATH"]
         subprocess.run(["/usr/bin/jupyter", "kernelspec", "install", os.path.join(JUPYTER_DIR, "kernels", "gillab"),
                         "--prefix", hub_prefix], env=env, check=True, capture_output=True)
