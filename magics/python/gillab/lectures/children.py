@@ -1,0 +1,49 @@
+"""Run a script in a fresh interpreter, as a student's own terminal would, and
+keep what it printed: the lectures show the errors a child process reports."""
+
+import dataclasses
+import pathlib
+import subprocess
+import tempfile
+
+ERROR_WORDS = ("Error", "Broken", "An attempt", "bootstrapping")
+
+
+@dataclasses.dataclass
+class ChildRun:
+    """A finished child: its exit code, its output, and the distinct error lines of its stderr."""
+    args: list
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def error_lines(self):
+        lines = [line.strip() for line in self.stderr.splitlines()
+                 if any(word in line for word in ERROR_WORDS) and not line.strip().startswith("raise")]
+        return list(dict.fromkeys(lines))
+
+    def last_lines(self, n=4):
+        return "\n".join((self.stdout + self.stderr).strip().splitlines()[-n:])
+
+    def __repr__(self):
+        text = [f"exit code {self.returncode}"]
+        if self.stdout.strip():
+            text.append(self.stdout.strip())
+        text += [f"  child said: {line}" for line in self.error_lines]
+        return "\n".join(text)
+
+
+def run_python(*args, python="/usr/bin/python3", cwd=None, timeout=120):
+    """Run `python args...` and return a `ChildRun` (its repr is what a student would read)."""
+    done = subprocess.run([python, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    return ChildRun([python, *args], done.returncode, done.stdout, done.stderr)
+
+
+def run_file(source, python="/usr/bin/python3", name="script.py", files=None, timeout=120):
+    """Write `source` as `name` (and `files`, {name: text}, beside it) in a fresh folder and run it there."""
+    with tempfile.TemporaryDirectory(prefix="gillab-child-") as folder:
+        for other, text in (files or {}).items():
+            pathlib.Path(folder, other).write_text(text)
+        pathlib.Path(folder, name).write_text(source)
+        return run_python(name, python=python, cwd=folder, timeout=timeout)

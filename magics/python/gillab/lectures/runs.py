@@ -1,0 +1,47 @@
+"""Figures read from %%gilbench result objects.
+
+On a shared machine a neighbour can slow a run down, never speed it up, so the
+fastest run of a configuration is the best estimate of what the hardware does.
+"""
+
+
+def _run(results, mode, workers):
+    for result in results if isinstance(results, (list, tuple)) else [results]:
+        for run in result.runs:
+            if run["mode"] == mode and (mode == "sequential" or run["workers"] == workers):
+                return run
+    raise KeyError(f"no run for {mode} with {workers} workers")
+
+
+def fastest(results, mode, workers=1):
+    """Wall seconds of the fastest run of (mode, workers). `results` may be a list of
+    results holding the same jobs measured in several cells."""
+    return _run(results, mode, workers)["wall_s"]["min"]
+
+
+def best_speedup(results, mode, workers=1):
+    """Jobs per second of the fastest run of (mode, workers) against the fastest
+    sequential run: with --scaling weak each thread has a job of its own, so rates,
+    not times, compare."""
+    run, sequential = _run(results, mode, workers), _run(results, "sequential", 1)
+    return (run["jobs"] / run["wall_s"]["min"]) / (sequential["jobs"] / sequential["wall_s"]["min"])
+
+
+def cores_used(results, mode, workers=1):
+    """CPU seconds over wall seconds (medians) of one configuration: the cores it kept busy."""
+    for result in results if isinstance(results, (list, tuple)) else [results]:
+        for row in result.rows:
+            if row["mode"] == mode and (mode == "sequential" or row["workers"] == workers):
+                return row["cores_used"]
+    raise KeyError(f"no row for {mode} with {workers} workers")
+
+
+def busy_note(results, lead="", least_share=0.7):
+    """A sentence (after `lead`) when sequential code got less than `least_share` of a core:
+    other programs were using the CPUs, so parallel speed-ups are understated. An empty string
+    on a quiet machine, so a lecture prints it only when the measurement flags noise."""
+    share = cores_used(results, "sequential")
+    if share >= least_share:
+        return ""
+    return lead + (f"Note: the machine was busy during this measurement: sequential code got only {share:.2f} of "
+            "a core, so speed-ups measured now understate what an idle machine gives. Rerun when it is quieter.")

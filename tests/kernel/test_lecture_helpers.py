@@ -1,0 +1,193 @@
+"""gillab.published and gillab.lectures: the published-figures file and the helpers the lecture
+notebooks call (tables, predictions, key results, the course-wide decision table, child runs,
+bytecode listings, debug mode), exercised in the installed package and, where they read magic
+results or display, through the real kernel."""
+
+import json
+import logging
+import os
+import sys
+
+import pytest
+
+from conftest import BUILD_DIR
+from pythons import PYENV_39
+
+sys.path.insert(0, os.path.join(BUILD_DIR, "prefix", "lib", "gillab", "python"))
+
+from gillab import published  # noqa: E402
+from gillab.lectures import (best_speedup, busy_note, compare, decision_table, describe, fastest,  # noqa: E402
+                             find_python, keep, load_all, table)
+from gillab.lectures.asyncio_debug import slow_callbacks  # noqa: E402
+from gillab.lectures.bytecode import loop_body, loop_body_in  # noqa: E402
+from gillab.lectures.children import run_file  # noqa: E402
+from gillab.lectures.decisions import SITUATIONS, rows  # noqa: E402
+
+
+class FakeBench:
+    """The parts of a %%gilbench result the helpers read: runs (min wall per configuration) and rows."""
+
+    def __init__(self, walls, cores=None):
+        self.runs = [{"mode": mode, "workers": workers, "jobs": jobs, "wall_s": {"min": wall}, "wall_runs_s": [wall]}
+                     for (mode, workers, jobs), wall in walls.items()]
+        self.rows = [{"mode": mode, "workers": workers, "cores_used": (cores or {}).get(mode, 1.0)}
+                     for (mode, workers, _jobs) in walls]
+
+
+def test_every_published_figure_names_an_article_with_title_and_setup():
+    assert len(published.names()) >= 20
+    for name in published.names():
+        article = published.source(name)
+        assert article["title"] and article["setup"] and article["short"], name
+        assert published.figure(name)["what"], name
+        assert published.cite(name).startswith('"' + article["title"])
+
+
+def test_published_figures_hold_the_articles_headline_numbers():
+    assert published.figure("cpu_pools")["wall_s"]["processes"]["4"] == 0.52
+    assert published.figure("pool_startup")["wall_s"] == 0.099
+    assert published.figure("io_waits")["peak_rss_mb"]["10000"] == {"threads-per-job": 90, "asyncio": 39}
+    assert published.figure("heartbeat")["rows"]["time.sleep"]["max_gap_ms"] == 510.1
+    assert published.figure("long_c_op")["worst_ms"] == 379.826
+    assert published.figure("hashlib_threshold")["bytes"] == 2048
+
+
+def test_an_unknown_published_figure_is_a_key_error_listing_the_known_ones():
+    with pytest.raises(KeyError, match="no published figure 'nope'; known: switch_interval"):
+        published.figure("nope")
+
+
+def test_table_aligns_formats_and_rejects_ragged_rows():
+    text = table(["mode", "wall (s):"], [("threads", 1.23456), ("none", None), ("jobs", 12000)]).data
+    lines = text.splitlines()
+    assert lines[0] == "| mode | wall (s) |" and lines[1] == "| --- | ---: |"
+    assert lines[2] == "| threads | 1.235 |" and lines[3] == "| none |  |" and lines[4] == "| jobs | 12,000 |"
+    with pytest.raises(ValueError, match="a row has 1 cells for 2 columns"):
+        table(["a", "b"], [("only one",)])
+
+
+def test_compare_says_when_no_guess_was_written_and_judges_a_guess():
+    assert "You wrote no guess" in compare("x", None, 1.0).sentence()
+    close = compare("threads", 1.1, 1.0, 0.99, figure="thread_scaling_cpu")
+    assert close.close and "was close" in close.sentence() and "published 0.99x (3.13.2, 12 cores)" in close.sentence()
+    high = compare("threads", 4.0, 1.0)
+    assert high.close is False and "too high" in high.sentence()
+    assert "too low" in compare("gap", 10, 500, unit="ms").sentence()
+    assert compare("lost", 30.0, 34.0, unit="%", tolerance=0.05).close  # within 5 points
+
+
+def test_fastest_and_best_speedup_read_the_fastest_run_and_compare_rates():
+    strong = FakeBench({("sequential", 1, 8): 2.0, ("processes", 4, 8): 0.5})
+    assert fastest(strong, "processes", 4) == 0.5 and best_speedup(strong, "processes", 4) == 4.0
+    weak = FakeBench({("sequential", 1, 1): 1.0, ("threads", 2, 2): 1.0})  # twice the work in the same time
+    assert best_speedup(weak, "threads", 2) == 2.0
+    assert best_speedup([FakeBench({("sequential", 1, 8): 2.0}), FakeBench({("threads", 2, 8): 2.0})], "threads", 2) == 1.0
+    with pytest.raises(KeyError, match="no run for threads with 3 workers"):
+        fastest(strong, "threads", 3)
+
+
+def test_busy_note_only_when_sequential_code_lacked_a_core():
+    assert busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.98})) == ""
+    busy = busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.4}), lead="  ")
+    assert busy.startswith("  Note: the machine was busy") and "0.40 of a core" in busy
+
+
+def test_describe_and_find_python_read_gilinfo_results():
+    class Info:
+        usable_cpus, gil_enabled, python_version = 12, True, "3.11.2"
+        switch_interval_ms, default_thread_pool_workers, default_start_method = 5.0, 16, "fork"
+
+    text = describe(Info())
+    assert "12 CPUs" in text and "16 workers" in text and "by fork" in text and "with the GIL" in text
+
+    class Found:
+        interpreters = [{"version": "3.9.6", "executable": "/a/3.9.6"}, {"version": "3.9.18", "executable": "/b/3.9.18"},
+                        {"version": "3.13.5", "executable": "/t", "free_threaded_build": True}]
+
+    assert find_python(Found(), "3.9") == "/b/3.9.18"
+    assert find_python(Found(), "3.13") is None and find_python(Found(), "3.13", free_threaded=True) == "/t"
+
+
+def test_key_results_round_trip_and_a_broken_file_is_skipped(tmp_path, capsys):
+    kept = keep(2, folder=tmp_path, sequential_s=1.5, best_processes_workers=4, note="quiet")
+    path = kept.path
+    assert repr(kept) == "kept 3 key results of lecture 2 in lecture-02-key-results.json"
+    assert path.name == "lecture-02-key-results.json"
+    record = json.loads(path.read_text())
+    assert record["lecture"] == 2 and record["figures"]["sequential_s"] == 1.5 and record["cpus"] >= 1
+    (tmp_path / "lecture-07-key-results.json").write_text("{half a file")
+    assert load_all(tmp_path) == {2: {"sequential_s": 1.5, "best_processes_workers": 4, "note": "quiet"}}
+    assert "skipped lecture-07-key-results.json" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="lecture must be a lecture number"):
+        keep("two", folder=tmp_path)
+    with pytest.raises(TypeError, match="a key result must be a number"):
+        keep(3, folder=tmp_path, result=object())
+
+
+def test_decision_table_fills_rows_from_kept_figures_and_names_the_lecture_to_run(tmp_path):
+    keep(5, folder=tmp_path, blocked_gap_ms=512.0, awaited_gap_ms=11.0, offloaded_gap_ms=14.0)
+    found = {lecture: text for _situation, _choice, text, lecture in rows(load_all(tmp_path))}
+    assert found[5] == "loop stood still 512 ms with time.sleep, 11 ms awaiting, 14 ms through to_thread"
+    assert found[2] == "not measured yet: run lecture 2"
+    assert {lecture for *_, lecture, _ in SITUATIONS} == {1, 2, 3, 4, 5, 6}
+    keep(6, folder=tmp_path, free_threaded_x2=None)  # no free-threaded build on that machine
+    texts = [text for situation, _choice, text, lecture in rows(load_all(tmp_path), lectures=[6])
+             if situation.startswith("pure-Python threads")]
+    assert texts == ["not measured by lecture 6 on this machine"]
+    only_5 = decision_table(tmp_path, lectures=[5]).data
+    assert "512 ms" in only_5 and "lecture 2" not in only_5
+
+
+def test_run_file_reports_exit_code_output_and_distinct_error_lines():
+    done = run_file("print('hello')\nraise RuntimeError('stop here')\n", name="fails.py")
+    assert done.returncode == 1 and done.stdout == "hello\n"
+    assert done.error_lines == ["RuntimeError: stop here"]
+    assert repr(done).startswith("exit code 1\nhello\n  child said: RuntimeError: stop here")
+    assert run_file("import helper\nprint(helper.X)", files={"helper.py": "X = 7"}).stdout == "7\n"
+
+
+def test_loop_body_marks_the_read_the_write_and_the_hand_over_points():
+    def add(n):
+        global counter
+        for _ in range(n):
+            counter += 1
+
+    marks = [mark for _op, _arg, mark in loop_body(add)]
+    assert marks.index("read") < marks.index("write") < marks.index("hand-over point (3.10+)")
+
+
+@pytest.mark.skipif(not PYENV_39, reason="no CPython 3.9 on this machine")
+def test_loop_body_in_a_3_9_child_lists_its_own_instructions():
+    source = "counter = 0\ndef add(n):\n    global counter\n    for _ in range(n):\n        counter += 1\n"
+    ops = [op for op, _arg, _mark in loop_body_in(PYENV_39[-1], source, "add")]
+    assert "INPLACE_ADD" in ops and "STORE_GLOBAL" in ops and ops[-1] == "JUMP_ABSOLUTE"
+
+
+def test_slow_callbacks_collects_reports_and_restores_the_asyncio_logger():
+    import asyncio
+    import time
+
+    async def blocks():
+        time.sleep(0.15)
+        await asyncio.sleep(0)
+
+    logger = logging.getLogger("asyncio")
+    before = (logger.handlers[:], logger.propagate, logger.level)
+    assert len(slow_callbacks(blocks, 0.1)) == 1
+    assert slow_callbacks(blocks, 1.0) == []
+    assert (logger.handlers[:], logger.propagate, logger.level) == before
+
+
+def test_lecture_helpers_read_real_magic_results_in_the_kernel(fresh_kernel):
+    fresh_kernel.ok("from gillab.lectures import best_speedup, decision_table, keep, table\n"
+                    "from gillab.lectures.races import interval_sweep, sweep_table")
+    fresh_kernel.ok("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0 -o waits\n"
+                    "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n", timeout=120)
+    assert float(fresh_kernel.eval("best_speedup(waits, 'threads', 2)")) > 1.3
+    sweep = fresh_kernel.execute("s = interval_sweep(['1ms'], 2, 2000, 2)\nsweep_table(s)", timeout=120)
+    assert sweep.status == "ok" and "text/markdown" in sweep.result_data()
+    assert "| 1ms |" in sweep.result_data()["text/markdown"]
+    fresh_kernel.ok("keep(4, worst_lost_percent=40.0, lock_lost=0, lock_cost=3.0, per_thread_cost=1.0)")
+    shown = fresh_kernel.execute("decision_table(lectures=[4])")
+    assert "up to 40% of updates lost" in shown.result_data()["text/markdown"]
+    assert shown.stream("stderr") == ""
