@@ -14,6 +14,7 @@ deserialized.
 
 import json
 import os
+import platform
 import sys
 import time
 import uuid
@@ -35,6 +36,18 @@ RECONNECT_IVL_MS = 2
 
 class KernelError(RuntimeError):
     """A kernel did not start, answer or behave as the protocol requires."""
+
+
+def cpu_model():
+    """The CPU's model name, for a benchmark's machine line."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine()
 
 
 def now():

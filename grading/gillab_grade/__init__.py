@@ -5,6 +5,8 @@ One concern per module:
   release          the student version of an instructor notebook
   restore          protected cells of a submission restored from the instructor version
   kernel_run       one notebook executed in a fresh kernel with limits
+  limits           the limits, and the reason a limit gives when it ends a cell
+  sandbox          where a kernel runs: a bubblewrap sandbox, or unconfined
   processes        finding and killing every process a submission started
   scoring          nbgrader's scoring rules
   gradebook        grades as CSV, JSON and a text table

@@ -2,12 +2,12 @@
 
 For each SUBMISSIONS/<student>/<notebook>: a private temp folder (0700) holds
 a working folder with a copy of the student's files (regular files only;
-symlinks are not followed) and the instructor's non-notebook files, and beside
-it the kernel's HOME, TMPDIR and connection file. The kernel starts in the
-working folder, and a token in its environment by which every process it
-starts is killed afterwards. The folder is removed whatever happens. The
-submission's protected cells are restored from the instructor version before
-it runs; scores follow nbgrader's rules.
+symlinks are not followed) and the instructor's non-notebook files. The kernel
+runs on that copy, in a sandbox or unconfined (sandbox.py says what each
+means), with a token in its environment by which every process it starts is
+killed afterwards. The folder is removed whatever happens. The submission's
+protected cells are restored from the instructor version before it runs;
+scores follow nbgrader's rules.
 """
 
 import copy
@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 
 import nbformat
 
-from . import feedback, gradebook, processes, release, restore, scoring
+from . import feedback, gradebook, processes, release, restore, sandbox, scoring
 from . import nbformat_grader as fmt
-from .kernel_run import Limits, NotebookRunner
+from .kernel_run import NotebookRunner
+from .limits import Limits
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -34,6 +35,7 @@ class Options:
     kernel_name: str = "gillab"
     limits: Limits = field(default_factory=Limits)
     jobs: int = 1
+    sandbox: str = "bubblewrap"  # or "off" (see sandbox.py)
 
 
 def _copy_regular_files(source, target, skip_notebooks=False):
@@ -96,22 +98,18 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
                                        [f"the notebook could not be read: {error}"]), None
     private = tempfile.mkdtemp(prefix="gillab-grade-")
     try:
-        work, home, runtime, tmp = (os.path.join(private, name) for name in ("work", "home", "runtime", "tmp"))
-        for folder in (work, home, runtime, tmp):
-            os.mkdir(folder, 0o700)
-        _copy_regular_files(student_dir, work)
-        _copy_regular_files(source_dir, work, skip_notebooks=True)
-        cwd = os.path.join(work, os.path.dirname(notebook))
-        os.makedirs(cwd, exist_ok=True)
-        env = dict(os.environ, HOME=home, TMPDIR=tmp, MPLBACKEND="agg",
-                   **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
-        runner = NotebookRunner(options.kernel_name, cwd, env, runtime, options.limits, stop_event)
+        environ = dict(os.environ, MPLBACKEND="agg", **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
+        host = sandbox.host_for(options.sandbox)(private, os.path.dirname(notebook), environ, options.limits)
+        _copy_regular_files(student_dir, host.work)
+        _copy_regular_files(source_dir, host.work, skip_notebooks=True)
+        os.makedirs(os.path.join(host.work, os.path.dirname(notebook)), exist_ok=True)
+        runner = NotebookRunner(options.kernel_name, host, options.limits, stop_event)
         report = runner.run(nb, guarded=fmt.is_test)
         notes += report.notes
         if report.processes_killed:
             notes.append(f"{report.processes_killed} leftover process(es) killed after the run")
         grade = gradebook.NotebookGrade(student, notebook, scoring.score_notebook(nb), "graded", notes,
-                                        report.seconds)
+                                        report.seconds, host.mode)
         return grade, nb
     finally:
         remove_tree(private)
@@ -145,7 +143,8 @@ def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):
             for cell in cells:
                 cell.reason = "not graded: grading failed"
             grade, executed = gradebook.NotebookGrade(student, rel, cells, "failed",
-                                                      [f"grading failed: {type(error).__name__}: {error}"]), None
+                                                      [f"grading failed: {type(error).__name__}: {error}"],
+                                                      sandbox=options.sandbox), None
         _write_outputs(out_dir, grade, executed)
         if on_graded is not None:
             on_graded(grade)

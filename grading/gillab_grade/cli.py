@@ -2,13 +2,14 @@
 
 import argparse
 import os
+import pwd
 import signal
 import sys
 
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
-from . import autograde, check, collect, processes, release
-from .kernel_run import Limits
+from . import autograde, check, collect, processes, release, sandbox
+from .limits import MIB, Limits
 
 
 def _positive(kind):
@@ -37,13 +38,54 @@ def _add_run_options(parser):
                         help="address-space limit of each kernel process, in MiB (default: none)")
     parser.add_argument("--jobs", type=_positive(int), default=1,
                         help="notebooks graded in parallel, each in its own kernel (default: 1)")
+    defaults = Limits()
+    parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
+                        help="run each kernel in a bubblewrap sandbox: auto (when this machine allows it), "
+                             "on (or fail), off (unconfined, as the grader's user) (default: auto)")
+    parser.add_argument("--process-limit", type=_positive(int), default=defaults.processes, metavar="N",
+                        help=f"processes and threads in a sandbox (default: {defaults.processes})")
+    parser.add_argument("--file-size-limit", type=_positive(int), default=defaults.file_bytes // MIB, metavar="MB",
+                        help=f"largest file a sandboxed process writes, in MiB (default: {defaults.file_bytes // MIB})")
+    parser.add_argument("--cpu-limit", type=_positive(int), default=defaults.cpu_seconds, metavar="SECONDS",
+                        help=f"CPU time of each sandboxed process; the kernel is ended past it "
+                             f"(default: {defaults.cpu_seconds})")
+    parser.add_argument("--disk-limit", type=_positive(int), default=defaults.disk_bytes // MIB, metavar="MB",
+                        help=f"size of a sandbox's private folder and of its /tmp, each, in MiB; they are held "
+                             f"in memory (default: {defaults.disk_bytes // MIB})")
+
+
+def _sandbox_mode(choice, limits):
+    """bubblewrap or off; says loudly, in one line, when submissions will run unconfined."""
+    user = _user_name()
+    if choice == "off":
+        print(f"gillab-grade: WARNING: --sandbox off: submissions run unconfined as {user}, with the network "
+              "and every file that user can read in reach", file=sys.stderr, flush=True)
+        return "off"
+    why = sandbox.probe(limits)
+    if why is None:
+        return "bubblewrap"
+    if choice == "on":
+        sys.exit(f"gillab-grade: --sandbox on, but no sandbox can be made here: {why}")
+    print(f"gillab-grade: WARNING: no sandbox ({why}): submissions run unconfined as {user}, with the network "
+          "and every file that user can read in reach", file=sys.stderr, flush=True)
+    return "off"
+
+
+def _user_name():
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
 
 
 def _options(args):
     limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout,
                     interrupt_grace=args.interrupt_grace,
-                    max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * 2**20)
-    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs)
+                    max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * MIB,
+                    processes=args.process_limit, file_bytes=args.file_size_limit * MIB,
+                    cpu_seconds=args.cpu_limit, disk_bytes=args.disk_limit * MIB)
+    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs,
+                             sandbox=_sandbox_mode(args.sandbox, limits))
 
 
 def _parser():

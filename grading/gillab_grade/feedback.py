@@ -57,6 +57,10 @@ def page(grade, nb):
              f"<h1>{html.escape(grade.notebook)}</h1><p>Student: <b>{html.escape(grade.student)}</b></p>",
              f"<p>Autograded score: <b>{score:g} / {max_score:g}</b>"
              + (f"; {pending:g} of {manual_max:g} points to be graded by hand" if manual_max else "") + "</p>"]
+    if grade.sandbox:
+        where = ("a sandbox (no network; only its own files in reach; limits on processes, files, "
+                 "CPU time and disk)" if grade.sandbox == "bubblewrap" else "no sandbox")
+        parts.append(f"<p>Run in: {html.escape(where)}</p>")
     if grade.notes:
         parts.append("<div class='note'><b>Notes</b><ul>"
                      + "".join(f"<li>{html.escape(n)}</li>" for n in grade.notes) + "</ul></div>")

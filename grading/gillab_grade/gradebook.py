@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass, field
 
 from . import scoring
 
-CSV_COLUMNS = ("student", "notebook", "score", "max_score", "manual_pending", "manual_max", "status", "notes")
+CSV_COLUMNS = ("student", "notebook", "score", "max_score", "manual_pending", "manual_max", "status", "sandbox",
+               "notes")
 
 
 @dataclass
@@ -18,6 +19,7 @@ class NotebookGrade:
     status: str = "graded"      # graded | missing | failed
     notes: list = field(default_factory=list)
     seconds: float = 0.0
+    sandbox: str = ""           # where it ran: bubblewrap | off ("" when it did not run)
 
     @property
     def totals(self):
@@ -28,7 +30,7 @@ class NotebookGrade:
         return {"student": self.student, "notebook": self.notebook,
                 "score": round(score, 4), "max_score": round(max_score, 4),
                 "manual_pending": round(pending, 4), "manual_max": round(manual_max, 4),
-                "status": self.status, "notes": " | ".join(self.notes)}
+                "status": self.status, "sandbox": self.sandbox or "-", "notes": " | ".join(self.notes)}
 
 
 def write_csv(grades, path):
@@ -48,12 +50,12 @@ def write_json(grades, path):
 
 
 def text_table(grades):
-    header = ("student", "notebook", "score", "max", "manual", "status")
+    header = ("student", "notebook", "score", "max", "manual", "status", "sandbox")
     rows = [header]
     for grade in grades:
         r = grade.row()
         rows.append((r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}",
-                     f"{r['manual_pending']:g}" if r["manual_max"] else "-", r["status"]))
+                     f"{r['manual_pending']:g}" if r["manual_max"] else "-", r["status"], r["sandbox"]))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     numeric = {2, 3, 4}
     lines = []

@@ -10,28 +10,13 @@ depends on them.
 """
 
 import json
-import os
 import queue
-import resource
-import subprocess
 import time
-import uuid
 from dataclasses import dataclass, field
 
-import jupyter_client
 import nbformat
 
-from . import processes
-
-
-@dataclass
-class Limits:
-    cell_timeout: float = 30.0
-    notebook_timeout: float = 600.0
-    max_output_bytes: int = 1_000_000  # per cell
-    startup_timeout: float = 60.0
-    interrupt_grace: float = 10.0  # after an interrupt, for the cell to end before the kernel is replaced
-    memory_bytes: int = 0  # address-space limit per kernel process (and each child); 0: none
+from . import limits as limit_rules
 
 
 CANARY = "gillab-grade: error reporting check"
@@ -135,69 +120,42 @@ class RunReport:
 
 
 class NotebookRunner:
-    """Runs notebooks' code cells in kernels started in cwd with env.
+    """Runs notebooks' code cells in kernels that `host` starts (a sandbox.Bubblewrap
+    or sandbox.Unconfined): every process left when a kernel is replaced or
+    the run ends is killed."""
 
-    env should carry processes.TOKEN_VARIABLE: every process left when a kernel
-    is replaced or the run ends is killed by it."""
-
-    def __init__(self, kernel_name, cwd, env, runtime_dir, limits, stop_event=None):
+    def __init__(self, kernel_name, host, limits, stop_event=None):
         self.kernel_name = kernel_name
-        self.cwd = cwd
-        self.env = env
-        self.runtime_dir = runtime_dir
+        self.host = host
         self.limits = limits
         self.stop_event = stop_event
-        self.token = env[processes.TOKEN_VARIABLE]
         self.manager = None
         self.client = None
         self.report = RunReport()
 
+    @property
+    def _sandboxed(self):
+        return self.host.mode == "bubblewrap"
+
     # -- kernel lifecycle
     def _start(self):
-        manager = jupyter_client.KernelManager(kernel_name=self.kernel_name)
-        manager.connection_file = os.path.join(self.runtime_dir, f"kernel-{uuid.uuid4().hex}.json")
-        self.manager = manager
-        # The kernel's own terminal output (xeus diagnostics) is not the notebook's.
-        with processes.launch_lock:
-            manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-            processes.kernel_started(manager.provisioner.process.pid)
+        self.manager, self.client = self.host.start(self.kernel_name)
         self.report.kernel_starts += 1
-        if self.limits.memory_bytes:
-            # Set on the running kernel (preexec_fn is unsafe with our job threads); children inherit it.
-            limit = self.limits.memory_bytes
-            try:
-                resource.prlimit(manager.provisioner.process.pid, resource.RLIMIT_AS, (limit, limit))
-            except ProcessLookupError:
-                pass  # died at once: wait_for_ready says so
-        self.client = manager.blocking_client()
         self.client.start_channels()
         try:
             self.client.wait_for_ready(timeout=self.limits.startup_timeout)
         except RuntimeError as error:
-            raise KernelStartError(f"kernel '{self.kernel_name}' did not start: {error}") from None
+            why = getattr(self.host, "start_error", lambda: "")()
+            raise KernelStartError(f"kernel '{self.kernel_name}' did not start: {error}"
+                                   + (f" ({why})" if why else "")) from None
 
     def _stop(self):
-        session = None
-        try:
-            if self.client is not None:
-                self.client.stop_channels()
-                self.client = None
-            if self.manager is not None:
-                provisioner = self.manager.provisioner
-                if provisioner is not None and provisioner.process is not None:
-                    session = provisioner.process.pid  # the kernel leads its own session
-                try:
-                    if self.manager.has_kernel:
-                        self.manager.shutdown_kernel(now=True)
-                finally:
-                    self.manager.cleanup_resources()
-                    self.manager = None
-        finally:
-            if session is not None:
-                processes.kernel_stopped(session)
-            self.report.processes_killed += processes.kill_all(self.token, session)
-            processes.kill_orphans()
+        if self.client is not None:
+            self.client.stop_channels()
+            self.client = None
+        if self.manager is not None:
+            manager, self.manager = self.manager, None
+            self.report.processes_killed += self.host.stop(manager)
 
     def _restart(self, why):
         self.report.notes.append(why)
@@ -261,7 +219,7 @@ class NotebookRunner:
                 extra = error_output("Error", "the kernel reported an error for this cell")
         elif state == "timeout":
             what = "the notebook's time budget" if budget_bound else f"the {timeout:g} s cell timeout"
-            self.manager.interrupt_kernel()
+            self.host.interrupt(self.manager)
             after = self._collect(msg_id, collector, time.monotonic() + self.limits.interrupt_grace)
             extra = error_output("TimeoutError", f"cell {index} exceeded {what}; interrupted")
             self.report.notes.append(f"cell {index} exceeded {what}; interrupted")
@@ -269,11 +227,16 @@ class NotebookRunner:
                 restart_reason = f"the kernel did not recover from the interrupt in cell {index}; restarted for the remaining cells"
         elif state == "died":
             code = self.manager.provisioner.process.poll() if self.manager.provisioner else None
-            extra = error_output("DeadKernelError", f"the kernel died while running cell {index} (exit status {code})")
-            restart_reason = f"the kernel died in cell {index}; a fresh kernel ran the remaining cells"
+            limit = limit_rules.exit_reason(code, self.limits, self._sandboxed)
+            why = f": it {limit}" if limit else f" (exit status {code})"
+            extra = error_output("DeadKernelError", f"the kernel died while running cell {index}{why}")
+            restart_reason = (f"the kernel died in cell {index}{why if limit else ''}; "
+                              "a fresh kernel ran the remaining cells")
         elif state == "stopped":
             extra = error_output("Aborted", "grading was stopped")
         outputs = collector.finish()
+        for reason in limit_rules.reasons(outputs, self.limits, self._sandboxed):
+            self.report.notes.append(f"cell {index} {reason}")
         if extra is not None:
             outputs.append(extra)
         cell.outputs = outputs

@@ -79,9 +79,102 @@ os.chmod("locked", 0o500)
 """ + CORRECT_SQUARES
 
 
-def build(released):
-    """{student: notebook, raw text (not a notebook), or None (nothing handed in)}."""
-    return {
+# A fork bomb: every process forks until the process limit refuses.
+FORK_BOMB = "import os\nwhile True:\n    os.fork()"
+
+# A daemon that leaves its session, ignores the signals a logout sends and scrubs its environment.
+DAEMON = f"""import os, signal, sys
+child = os.fork()
+if child == 0:
+    os.setsid()
+    if os.fork() == 0:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        os.execve(sys.executable, [sys.executable, "-c", "import time\\nwhile True: time.sleep(1)  # {SLEEP_MARKER}"], {{}})
+    os._exit(0)
+os.waitpid(child, 0)
+""" + CORRECT_SQUARES
+
+# Fills the disk in files under the file-size limit, until the folder is full.
+DISK_FILLER = """chunk = b"x" * 2**20
+for n in range(100_000):
+    with open(f"fill-{n}", "wb") as out:
+        for _ in range(4):
+            out.write(chunk)
+"""
+
+# One file, growing until the file-size limit stops it.
+BIG_FILE = """with open("/tmp/big", "wb") as out:
+    while True:
+        out.write(b"x" * 2**20)
+        out.flush()
+"""
+
+
+def peeker(targets):
+    """Reads what it should never see, by absolute path: a classmate's notebook,
+    the instructor's solutions, the grader's folders, the homes."""
+    return f"""import glob, os
+found = []
+for pattern in {targets!r}:
+    for path in glob.glob(pattern) or [pattern]:
+        try:
+            found.append((path, sorted(os.listdir(path)) if os.path.isdir(path) else len(open(path).read())))
+        except OSError:
+            pass
+print("peeked:", found)
+""" + CORRECT_SQUARES
+
+
+def caller(port, unix_name):
+    """Connects to a TCP listener on the grader's loopback and to an abstract unix socket."""
+    return f"""import socket
+reached = []
+try:
+    socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
+    reached.append("tcp")
+except OSError as error:
+    print("tcp:", type(error).__name__)
+try:
+    unix = socket.socket(socket.AF_UNIX)
+    unix.settimeout(2)
+    unix.connect("\\0{unix_name}")
+    reached.append("unix")
+except OSError as error:
+    print("unix:", type(error).__name__)
+print("reached:", reached)
+""" + CORRECT_SQUARES
+
+
+def scribbler(targets):
+    """Writes outside its folder: into the submissions and the grader's folders,
+    the system, and the places any user may write (/tmp, /var/tmp, /dev/shm)."""
+    return f"""escaped = []
+for path in {targets!r}:
+    try:
+        with open(path, "w") as out:
+            out.write("escaped")
+        escaped.append(path)
+    except OSError:
+        pass
+print("written:", escaped)
+""" + CORRECT_SQUARES
+
+
+def build(released, hostile=None):
+    """{student: notebook, raw text (not a notebook), or None (nothing handed in)}.
+    hostile: {"peek": [paths], "port": int, "unix": name, "scribble": [paths]}
+    adds the submissions that try to get out of the sandbox."""
+    escapes = {} if hostile is None else {
+        "peeker": _answer(released, squares=peeker(hostile["peek"])),
+        "caller": _answer(released, squares=caller(hostile["port"], hostile["unix"])),
+        "scribbler": _answer(released, squares=scribbler(hostile["scribble"])),
+        "forkbomb": _answer(released, squares=FORK_BOMB),
+        "daemon": _answer(released, squares=DAEMON),
+        "filler": _answer(released, squares=DISK_FILLER),
+        "bigfile": _answer(released, squares=BIG_FILE),
+    }
+    return escapes | {
         "correct": _answer(released, explain=CORRECT_EXPLAIN),
         "wrong": _answer(released, squares="def squares(n):\n    return [i * i for i in range(min(n, 3))]"),
         "missing": None,
@@ -129,4 +222,15 @@ EXPECTED = {
     "vandal": (6, 0, "graded"),
     "hog": (1, 0, "graded"),         # MemoryError under --memory-limit: squares undefined
     "mallory": (6, 0, "graded"),     # HTML and script output: escaped in the feedback page
+}
+
+# The submissions that try to get out of the sandbox (build's `hostile`).
+EXPECTED_HOSTILE = {
+    "peeker": (6, 0, "graded"),      # nothing of the host in reach
+    "caller": (6, 0, "graded"),      # no network
+    "scribbler": (6, 0, "graded"),   # writes only inside its own sandbox
+    "forkbomb": (1, 0, "graded"),    # BlockingIOError at the process limit: squares undefined
+    "daemon": (6, 0, "graded"),      # ends with its sandbox
+    "filler": (1, 0, "graded"),      # OSError ENOSPC at the folder's size
+    "bigfile": (1, 0, "graded"),     # OSError EFBIG at the file-size limit
 }

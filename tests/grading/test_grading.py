@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -59,18 +60,50 @@ def tree_digest(folder):
 
 
 def processes_under(tmpdir):
-    """Live processes started for this test's grader (their TMPDIR lies under tmpdir)."""
+    """Live processes started for this test's grader: their TMPDIR lies under
+    tmpdir (unconfined kernels), they hold a file under it open (a sandbox's
+    processes hold its log), or they carry the submissions' marker."""
     found = []
     for proc in psutil.process_iter():
         try:
             if proc.status() == psutil.STATUS_ZOMBIE:
                 continue
             if proc.environ().get("TMPDIR", "").startswith(tmpdir) or \
-                    submissions.SLEEP_MARKER in " ".join(proc.cmdline()):
+                    submissions.SLEEP_MARKER in " ".join(proc.cmdline()) or \
+                    any(f.path.startswith(tmpdir + "/") for f in proc.open_files()):
                 found.append(proc)
         except psutil.Error:
             pass
     return found
+
+
+class Listeners:
+    """A TCP listener on the loopback and an abstract unix socket, both on the
+    grader's side of the sandbox: no submission may reach them."""
+
+    def __init__(self):
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.port = self.tcp.getsockname()[1]
+        self.unix_name = f"gillab-grading-test-{os.getpid()}-{self.port}"
+        self.unix = socket.socket(socket.AF_UNIX)
+        self.unix.bind("\0" + self.unix_name)
+        self.unix.listen()
+
+    def reached(self):
+        """Which of them were connected to."""
+        reached = []
+        for name, listener in (("tcp", self.tcp), ("unix", self.unix)):
+            listener.setblocking(False)
+            try:
+                listener.accept()[0].close()
+                reached.append(name)
+            except BlockingIOError:
+                pass
+        return reached
+
+    def close(self):
+        self.tcp.close()
+        self.unix.close()
 
 
 @pytest.fixture(scope="module")
@@ -88,12 +121,27 @@ def released(workspace):
     return out
 
 
+# The batch's sandbox limits, small enough for the hostile submissions to reach quickly.
+PROCESS_LIMIT, DISK_LIMIT_MB, FILE_LIMIT_MB = 64, 64, 16
+
+
 @pytest.fixture(scope="module")
 def batch(workspace, released):
-    """The autograde run over the whole class, shared by the tests below."""
+    """The autograde run over the whole class, hostile submissions included,
+    shared by the tests below."""
     student_nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
     subs = os.path.join(workspace, "submitted")
-    for student, nb in submissions.build(student_nb).items():
+    grader_tmp = os.path.join(workspace, "tmp")
+    os.mkdir(grader_tmp)
+    listeners = Listeners()
+    marker = f"escaped-{submissions.SLEEP_MARKER}"
+    outside = [os.path.join(subs, "correct", "ps1.ipynb"), os.path.join(subs, marker),
+               os.path.join(grader_tmp, marker), os.path.join(workspace, marker), f"/usr/{marker}", f"/{marker}",
+               f"/tmp/{marker}", f"/var/tmp/{marker}", f"/dev/shm/{marker}"]
+    hostile = {"peek": [os.path.join(subs, "correct", "ps1.ipynb"), os.path.join(SOURCE, "ps1.ipynb"),
+                        os.path.join(grader_tmp, "gillab-grade-*", "*"), subs, workspace, "/home/*", "/root"],
+               "port": listeners.port, "unix": listeners.unix_name, "scribble": outside}
+    for student, nb in submissions.build(student_nb, hostile).items():
         os.makedirs(os.path.join(subs, student))
         if isinstance(nb, str):
             with open(os.path.join(subs, student, "ps1.ipynb"), "w") as f:
@@ -101,15 +149,22 @@ def batch(workspace, released):
         elif nb is not None:
             nbformat.write(nb, os.path.join(subs, student, "ps1.ipynb"))
     before = tree_digest(subs)
-    grader_tmp = os.path.join(workspace, "tmp")
-    os.mkdir(grader_tmp)
     out = os.path.join(workspace, "graded")
-    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--timeout", "3",
-                         "--interrupt-grace", "6", "--jobs", "2", "--memory-limit", "1500", tmpdir=grader_tmp, timeout=300)
+    try:
+        result = run_command("autograde", subs, "--source", SOURCE, "--out", out, "--timeout", "3",
+                             "--interrupt-grace", "6", "--jobs", "2", "--memory-limit", "1500", "--sandbox", "on",
+                             "--process-limit", str(PROCESS_LIMIT), "--disk-limit", str(DISK_LIMIT_MB),
+                             "--file-size-limit", str(FILE_LIMIT_MB), tmpdir=grader_tmp, timeout=400)
+        reached = listeners.reached()
+    finally:
+        listeners.close()
     with open(os.path.join(out, "grades.json")) as f:
         grades = {g["student"]: g for g in json.load(f)["grades"]}
-    return {"result": result, "out": out, "grades": grades, "subs": subs, "subs_digest": before,
-            "tmp": grader_tmp}
+    yield {"result": result, "out": out, "grades": grades, "subs": subs, "subs_digest": before,
+           "tmp": grader_tmp, "reached": reached, "outside": outside}
+    for path in outside[1:]:  # only if a test failed: nothing of it may stay on the machine
+        if os.path.exists(path):
+            os.remove(path)
 
 
 def graded_notebook(batch, student):
@@ -203,17 +258,17 @@ def test_release_rejects_bad_metadata_with_one_line_errors(workspace, change, me
 def test_autograde_scores_every_submission_by_nbgraders_rules(batch):
     assert batch["result"].returncode == 0, batch["result"].stderr
     got = {s: (g["score"], g["manual_pending"], g["status"]) for s, g in batch["grades"].items()}
-    assert got == submissions.EXPECTED
+    assert got == submissions.EXPECTED | submissions.EXPECTED_HOSTILE
     assert all(g["max_score"] == 6 and g["manual_max"] == 2 for g in batch["grades"].values())
 
 
 def test_gradebook_is_written_as_csv_json_and_a_text_table(batch):
     with open(os.path.join(batch["out"], "grades.csv")) as f:
         rows = {r["student"]: r for r in csv.DictReader(f)}
-    assert set(rows) == set(submissions.EXPECTED)
+    assert set(rows) == set(submissions.EXPECTED) | set(submissions.EXPECTED_HOSTILE)
     assert float(rows["wrong"]["score"]) == 2.5 and rows["missing"]["status"] == "missing"
     table = batch["result"].stdout
-    assert table.splitlines()[0].split() == ["student", "notebook", "score", "max", "manual", "status"]
+    assert table.splitlines()[0].split() == ["student", "notebook", "score", "max", "manual", "status", "sandbox"]
     assert any(line.split()[:3] == ["wrong", "ps1.ipynb", "2.5"] for line in table.splitlines())
     cells = {c["grade_id"]: c for c in batch["grades"]["wrong"]["cells"]}
     assert cells["test_partial"]["score"] == 1.5 and cells["test_partial"]["reason"] == "partial credit 1.5"
@@ -273,7 +328,8 @@ def test_the_notebook_budget_stops_a_run_and_unrun_tests_score_zero(workspace, r
 
 def test_the_memory_limit_turns_a_huge_allocation_into_a_memory_error(batch):
     assert "MemoryError" in json.dumps(graded_notebook(batch, "hog").cells[2])
-    assert batch["grades"]["hog"]["notes"] == [], "the kernel survives its MemoryError"
+    # The kernel survives its MemoryError; the report names the limit.
+    assert batch["grades"]["hog"]["notes"] == ["cell 2 reached the address-space limit (1500 MiB)"]
 
 
 def test_a_grader_stopped_mid_run_leaves_nothing_behind(workspace, released):
@@ -330,6 +386,97 @@ def test_spawned_processes_are_killed_and_nothing_is_left_behind(batch):
     assert processes_under(batch["tmp"]) == []
     assert os.listdir(batch["tmp"]) == [], "every private folder is removed"
     assert os.listdir(os.path.join(os.path.dirname(batch["tmp"]), "release"))  # sanity: the workspace is intact
+
+
+def cell_text(batch, student, index=2):
+    return "".join(o.get("text", "") for o in graded_notebook(batch, student).cells[index].outputs)
+
+
+def test_every_notebook_is_reported_with_the_sandbox_it_ran_in(batch):
+    modes = {s: g["sandbox"] for s, g in batch["grades"].items()}
+    assert modes.pop("missing") == "-" and modes.pop("garbled") == "-", "never run"
+    assert set(modes.values()) == {"bubblewrap"}, modes
+    with open(os.path.join(batch["out"], "grades.csv")) as f:
+        assert {r["sandbox"] for r in csv.DictReader(f)} == {"bubblewrap", "-"}
+    page = open(os.path.join(batch["out"], "feedback", "correct", "ps1.html")).read()
+    assert "Run in: a sandbox (no network" in page
+
+
+def test_a_classmates_work_and_the_graders_files_are_out_of_reach_by_absolute_path(batch):
+    assert "peeked: []" in cell_text(batch, "peeker")
+
+
+def test_a_submission_reaches_no_listener_on_the_graders_machine(batch):
+    text = cell_text(batch, "caller")
+    assert "reached: []" in text and "tcp: ConnectionRefusedError" in text, text
+    assert batch["reached"] == []
+
+
+def test_writes_outside_its_folder_land_nowhere_on_the_machine(batch):
+    text = cell_text(batch, "scribbler")
+    # Its own /tmp and /dev/shm take the writes, and vanish with the sandbox.
+    assert f"written: ['{batch['outside'][-3]}', '{batch['outside'][-1]}']" in text, text
+    assert [path for path in batch["outside"][1:] if os.path.exists(path)] == []
+    assert tree_digest(batch["subs"]) == batch["subs_digest"]
+
+
+def test_a_fork_bomb_is_held_by_the_process_limit_and_reported(batch):
+    grade = batch["grades"]["forkbomb"]
+    assert f"cell 2 reached the process limit ({PROCESS_LIMIT} processes and threads)" in grade["notes"], grade
+    assert "BlockingIOError" in json.dumps(graded_notebook(batch, "forkbomb").cells[2])
+    assert grade["cells"][1]["reason"] == "passed", "the kernel grades on after the bomb"
+    assert processes_under(batch["tmp"]) == []
+
+
+def test_a_double_forking_daemon_ends_with_its_sandbox(batch):
+    grade = batch["grades"]["daemon"]
+    assert grade["score"] == 6 and any("leftover process(es) killed" in n for n in grade["notes"]), grade
+    assert not [p for p in psutil.process_iter(["cmdline"])
+                if submissions.SLEEP_MARKER in " ".join(p.info["cmdline"] or [])]
+
+
+def test_a_disk_filler_stops_at_the_size_of_its_folder_and_says_so(batch):
+    grade = batch["grades"]["filler"]
+    assert f"cell 2 filled its folder or /tmp (each {DISK_LIMIT_MB} MiB)" in grade["notes"], grade
+    assert "No space left on device" in json.dumps(graded_notebook(batch, "filler").cells[2])
+
+
+def test_a_growing_file_stops_at_the_file_size_limit_and_says_so(batch):
+    grade = batch["grades"]["bigfile"]
+    assert f"cell 2 reached the file-size limit ({FILE_LIMIT_MB} MiB)" in grade["notes"], grade
+    assert "File too large" in json.dumps(graded_notebook(batch, "bigfile").cells[2])
+
+
+def grade_alone(workspace, released, squares, *options):
+    """One submission graded on its own; returns (its grade, the command's result)."""
+    nb = nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4)
+    cell(nb, "squares").source = squares
+    subs = tempfile.mkdtemp(dir=workspace)
+    os.mkdir(os.path.join(subs, "alone"))
+    nbformat.write(nb, os.path.join(subs, "alone", "ps1.ipynb"))
+    out = os.path.join(subs, "out")
+    grader_tmp = tempfile.mkdtemp(dir=workspace)
+    result = run_command("autograde", subs, "--source", SOURCE, "--out", out, *options, tmpdir=grader_tmp)
+    assert result.returncode == 0, result.stderr
+    assert processes_under(grader_tmp) == [] and os.listdir(grader_tmp) == []
+    with open(os.path.join(out, "grades.json")) as f:
+        return json.load(f)["grades"][0], result
+
+
+def test_the_cpu_time_limit_ends_the_kernel_and_the_report_says_so(workspace, released):
+    grade, _ = grade_alone(workspace, released, "while True:\n    pass", "--sandbox", "on", "--cpu-limit", "4",
+                           "--timeout", "60")
+    assert "the kernel died in cell 2: it used up its CPU time (4 s per process); a fresh kernel ran the " \
+           "remaining cells" in grade["notes"], grade["notes"]
+    assert grade["score"] == 0  # the fresh kernel lacks `info`
+
+
+def test_sandbox_off_warns_in_one_line_and_the_report_says_off(workspace, released):
+    grade, result = grade_alone(workspace, released, submissions.CORRECT_SQUARES, "--sandbox", "off")
+    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "gillab-grade: WARNING: --sandbox off: submissions run unconfined as "), result.stderr
+    assert grade["sandbox"] == "off" and grade["score"] == 5  # squares right, workers left as released
 
 
 def test_feedback_pages_show_scores_and_never_render_student_html(workspace, batch):
