@@ -364,21 +364,35 @@ class Bubblewrap:
                 pass
         return [proc for _, _, proc in sorted(alive)]
 
-    def interrupt(self, manager):
-        """SIGINT to the kernel's process group inside the sandbox. Not to bwrap
-        itself (jupyter_client signals the whole group): bwrap dies of it."""
-        group = os.getpgid(self.session) if self.session else None
+    def _group(self):
+        """The sandbox's processes in the kernel's process group (what
+        jupyter_client signals), and those that left it (as daemons do)."""
+        try:
+            group = os.getpgid(self.session)
+        except (OSError, TypeError):
+            return [], []
+        inside, outside = [], []
         for proc in self._inside():
             try:
-                if os.getpgid(proc.pid) == group:
-                    proc.send_signal(signal.SIGINT)
-            except (OSError, psutil.Error):
+                (inside if os.getpgid(proc.pid) == group else outside).append(proc)
+            except OSError:
+                pass
+        return inside, outside
+
+    def interrupt(self, manager):
+        """SIGINT to the kernel's process group, not to bwrap itself: bwrap dies of it."""
+        for proc in self._group()[0]:
+            try:
+                proc.send_signal(signal.SIGINT)
+            except psutil.Error:
                 pass
 
     def stop(self, manager):
-        """Ends the sandbox (its PID namespace takes every process with it);
-        returns how many processes besides the kernel were still running."""
-        left = max(0, len(self._inside()) - 1) if self.init else 0
+        """Ends the sandbox: its PID namespace takes every process with it.
+        Returns how many had left the kernel's process group, the ones an
+        unconfined kernel's shutdown would leave behind (a pool's helpers end
+        with the kernel and are not counted)."""
+        left = len(self._group()[1]) if self.init else 0
         _end_kernel(manager, self.session, self.token)
         return left
 
