@@ -134,6 +134,7 @@ bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 	$(RUN_ENV) $(PYTHON) bench/probe_overhead
+	$(RUN_ENV) $(PYTHON) bench/gilwatch_overhead
 	$(RUN_ENV) $(PYTHON) bench/switchinterval_python
 	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 

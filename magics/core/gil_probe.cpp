@@ -1,14 +1,10 @@
 #include "gil_probe.hpp"
 
-#include <cerrno>
-#include <csignal>
-#include <ctime>
 #include <stdexcept>
-#include <pthread.h>
-#include <sched.h>
-#include <sys/prctl.h>
 
 #include <Python.h>
+
+#include "probe_thread.hpp"
 
 namespace gillab
 {
@@ -17,21 +13,6 @@ namespace gillab
         std::int64_t since(monotonic::time_point start)
         {
             return std::chrono::duration_cast<std::chrono::nanoseconds>(monotonic::now() - start).count();
-        }
-
-        // Sleeps until `deadline` on the clock steady_clock uses; the stop
-        // flag is checked at least every 5 ms so stop() is prompt.
-        void sleep_until(monotonic::time_point deadline, const std::atomic<bool>& stop)
-        {
-            while (!stop.load(std::memory_order_relaxed))
-            {
-                const auto now = monotonic::now();
-                if (now >= deadline) return;
-                const auto step = std::min<monotonic::duration>(deadline - now, std::chrono::milliseconds(5));
-                const auto wake = std::chrono::duration_cast<std::chrono::nanoseconds>((now + step).time_since_epoch());
-                timespec ts{static_cast<time_t>(wake.count() / 1000000000), static_cast<long>(wake.count() % 1000000000)};
-                while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {}
-            }
         }
 
         std::size_t bucket_of(std::int64_t wait_ns)
@@ -107,12 +88,7 @@ namespace gillab
 
     void gil_probe::run()
     {
-        // Signals belong to the shell thread (SIGINT must break its waits),
-        // and a 1 ns timer slack keeps the sleeps precise.
-        sigset_t all;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, nullptr);
-        prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+        become_probe_thread("gillab-probe");
 
         // One thread state for the probe's whole life: each later
         // PyGILState_Ensure only takes the GIL, allocating nothing.

@@ -9,11 +9,13 @@ namespace gillab
     magic_definition race_magic();
     magic_definition switchinterval_magic();
     magic_definition heartbeat_magic();
+    magic_definition gilwatch_magic();
 
     const std::vector<magic_definition>& all_magics()
     {
         static const std::vector<magic_definition> magics = {gilinfo_magic(), gilbench_magic(), race_magic(),
-                                                             switchinterval_magic(), heartbeat_magic()};
+                                                             switchinterval_magic(), heartbeat_magic(),
+                                                             gilwatch_magic()};
         return magics;
     }
 

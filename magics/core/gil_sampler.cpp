@@ -1,0 +1,180 @@
+#include "gil_sampler.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "probe_thread.hpp"
+
+namespace gillab
+{
+    namespace
+    {
+        constexpr std::size_t chunk_runs = 1 << 16;
+        // 4M runs (160 MB) is over three minutes of a state change at every
+        // 50 us sample; hand-overs every 5 ms fill it in hours.
+        constexpr std::size_t max_chunks = 64;
+
+        // A round of wait polls every 1 ms, stretched so that reading the
+        // threads' /proc files costs the sampler about as much as its samples.
+        constexpr double wait_round_s = 1e-3;
+        constexpr double wait_poll_cost_s = 0.2e-3;
+
+        template <typename T>
+        T load(const T* address)
+        {
+            return __atomic_load_n(address, __ATOMIC_RELAXED);
+        }
+    }
+
+    gil_sampler::gil_sampler(const gillab_gil_fields& fields, double period_s) : m_fields(fields), m_period_s(period_s)
+    {
+        // The first chunk is allocated (and touched) here, not on the sampler thread.
+        m_chunks.push_back(std::make_unique<gil_run[]>(chunk_runs));
+    }
+
+    gil_sampler::~gil_sampler()
+    {
+        stop();
+    }
+
+    std::size_t gil_sampler::watch_waits(int syscall_fd)
+    {
+        const std::size_t slot = m_wait_count.load(std::memory_order_relaxed);
+        if (syscall_fd < 0 || slot >= max_wait_slots) return max_wait_slots;
+        m_waits[slot] = {syscall_fd, false, 0, 0};
+        m_wait_count.store(slot + 1, std::memory_order_release);
+        return slot;
+    }
+
+    void gil_sampler::poll_waits()
+    {
+        const std::size_t count = m_wait_count.load(std::memory_order_acquire);
+        char line[128];
+        for (std::size_t i = 0; i < count; ++i)
+        {
+            wait_slot& slot = m_waits[i];
+            if (slot.gone) continue;
+            const ssize_t n = pread(slot.fd, line, sizeof line - 1, 0);
+            if (n <= 0)
+            {
+                // ESRCH: the thread has ended; EAGAIN: it changed state while asked.
+                if (n < 0 && errno == ESRCH) slot.gone = true;
+                continue;
+            }
+            line[n] = '\0';
+            ++slot.polls;
+            // "<syscall number> <first argument, hex> ...", or "running"
+            char* rest = nullptr;
+            const long number = std::strtol(line, &rest, 10);
+            if (rest == line || number != SYS_futex) continue;
+            const auto address = static_cast<std::uintptr_t>(std::strtoull(rest, nullptr, 16));
+            if ((address >= m_fields.cond_from && address < m_fields.cond_to) ||
+                (address >= m_fields.mutex_from && address < m_fields.mutex_to))
+                ++slot.blocked;
+        }
+        ++m_totals.wait_rounds;
+    }
+
+    void gil_sampler::start()
+    {
+        if (running()) return;
+        m_stop = false;
+        m_count = 0;
+        m_totals = {};
+        for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].polls = m_waits[i].blocked = 0;
+        m_started = monotonic::now();
+        m_thread = std::thread([this] { run(); });
+    }
+
+    void gil_sampler::stop()
+    {
+        if (!running()) return;
+        m_stop = true;
+        m_thread.join();
+    }
+
+    gil_run* gil_sampler::next_slot()
+    {
+        const std::size_t chunk = m_count / chunk_runs;
+        if (chunk == m_chunks.size())
+        {
+            if (chunk == max_chunks) return nullptr;
+            m_chunks.push_back(std::make_unique<gil_run[]>(chunk_runs));
+        }
+        return &m_chunks[chunk][m_count++ % chunk_runs];
+    }
+
+    void gil_sampler::run()
+    {
+        become_probe_thread("gillab-gilwatch");
+        const auto period = std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(m_period_s));
+        auto next = m_started;
+        gil_run* current = nullptr;
+        std::int64_t last_ns = 0;
+        auto next_wait_round = m_started;
+        while (!m_stop.load(std::memory_order_relaxed))
+        {
+            sleep_until(next, m_stop);
+            if (m_stop.load(std::memory_order_relaxed)) break;
+            // The newest thread-state id first (acquire keeps the loads after
+            // it): a thread state with an id up to it existed before the holder
+            // was read, which is what thread_registry's proof needs.
+            const std::uint64_t last_id = __atomic_load_n(m_fields.last_thread_id, __ATOMIC_ACQUIRE);
+            const bool locked = load(m_fields.locked) == 1;
+            const std::uintptr_t holder = locked ? load(m_fields.last_holder) : 0;
+            const std::uint64_t switches = load(m_fields.switch_number);
+            const bool contended = load(m_fields.drop_request) != 0;
+            const auto now = monotonic::now();
+            const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(now - m_started).count();
+
+            if (m_totals.samples > 0 && t - last_ns > m_totals.max_gap_ns) m_totals.max_gap_ns = t - last_ns;
+            last_ns = t;
+            ++m_totals.samples;
+            if (current == nullptr || current->holder != holder || current->switch_number != switches ||
+                current->last_thread_id != last_id)
+            {
+                gil_run* slot = next_slot();
+                if (slot == nullptr)
+                {
+                    m_totals.truncated = true;
+                    break;
+                }
+                *slot = {t, holder, switches, last_id, 0, 0};
+                current = slot;
+            }
+            ++current->samples;
+            if (contended) ++current->contended;
+            if (now >= next_wait_round)
+            {
+                poll_waits();
+                const double round_s = std::max(wait_round_s, wait_poll_cost_s * m_wait_count.load(std::memory_order_relaxed));
+                next_wait_round = now + std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(round_s));
+            }
+            // A late wake-up skips the missed samples instead of bunching them.
+            next += period;
+            if (next < now) next = now + period;
+        }
+        m_totals.stopped_ns = m_totals.truncated ? last_ns
+                                                 : std::chrono::duration_cast<std::chrono::nanoseconds>(monotonic::now() - m_started).count();
+        timespec cpu{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+        m_totals.sampler_cpu_s = static_cast<double>(cpu.tv_sec) + cpu.tv_nsec * 1e-9;
+    }
+
+    gil_sampling gil_sampler::result() const
+    {
+        gil_sampling out = m_totals;
+        out.runs.reserve(m_count);
+        for (std::size_t i = 0; i < m_count; ++i) out.runs.push_back(m_chunks[i / chunk_runs][i % chunk_runs]);
+        for (std::size_t i = 0; i < m_wait_count.load(); ++i)
+        {
+            out.wait_polls.push_back(m_waits[i].polls);
+            out.wait_blocked.push_back(m_waits[i].blocked);
+        }
+        return out;
+    }
+}
