@@ -114,6 +114,27 @@ def test_asyncio_mode_runs_inside_ipykernels_event_loop(ipykernel):
     assert ipykernel.ok("import asyncio\nawait asyncio.sleep(0.01)\n'awaited'").value() == "'awaited'"
 
 
+GILWATCH_SPINNERS = ("%%gilwatch -o w\nimport threading, time\n"
+                     "def spin():\n    end = time.perf_counter() + 0.5\n    while time.perf_counter() < end:\n        pass\n"
+                     "threads = [threading.Thread(target=spin, name=f'spinner-{k}') for k in range(2)]\n"
+                     "for t in threads: t.start()\nfor t in threads: t.join()\n")
+
+
+def test_gilwatch_sees_the_same_threads_and_fields(ipykernel, kernel):
+    ours = ipykernel.execute(GILWATCH_SPINNERS, timeout=60)
+    assert ours.status == "ok", ours.reply["content"]
+    theirs = kernel.execute(GILWATCH_SPINNERS, timeout=60)
+    assert theirs.status == "ok", theirs.reply["content"]
+    assert bundle_shape(ours.result_data()) == bundle_shape(theirs.result_data())
+    assert ours.stream("stderr") == ""
+    for k in range(2):
+        assert 0.2 < ipykernel.eval(f"w.held_share('spinner-{k}')") < 0.8
+    # ipykernel's own threads (IOPub, Control, heartbeat) are named and hold next to nothing
+    names = ipykernel.eval("[t['name'] for t in w.threads]")
+    assert "MainThread" in names and len(names) > 3, names
+    assert ipykernel.eval("sum(t['held_share'] for t in w.threads)") <= 1 + 1e-9
+
+
 def test_bad_argument_is_a_one_line_usage_error(ipykernel):
     result = ipykernel.execute("%gilinfo --workers 3")
     assert result.reply["content"]["ename"] == "UsageError"
