@@ -136,6 +136,7 @@ bench: build
 	$(RUN_ENV) $(PYTHON) bench/probe_overhead
 	$(RUN_ENV) $(PYTHON) bench/gilwatch_overhead
 	$(RUN_ENV) $(PYTHON) bench/switchinterval_python
+	$(RUN_ENV) $(PYTHON) bench/grading
 	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
 # 20 kernels at once through one jupyter_server; the suite's tests/clients/test_load.py runs 6.
