@@ -115,11 +115,12 @@ soak: build
 # AddressSanitizer + UBSan build (build-asan): the unit tests and the kernel
 # smoke test under it, then valgrind memcheck over the unit tests of the
 # normal build. Not part of `make test` (see docs/development.md, Hardening: minutes).
-# detect_leaks=0: the embedded CPython keeps its objects and arenas for the
-# process's life and xeus ends the kernel with exit(); LeakSanitizer's exit scan
-# reports all of that and takes so long that jupyter_client SIGTERMs the kernel
-# on shutdown. ASan's own errors (overflows, use-after-free) still abort. No
-# LD_PRELOAD is needed: the kernel binary itself links libasan first.
+# detect_leaks=0: CPython keeps its objects and arenas for the process's life
+# and the kernel ends with _exit(); LeakSanitizer's exit scan would report all
+# of that and takes so long that jupyter_client SIGTERMs the kernel on
+# shutdown. ASan's own errors (overflows, use-after-free) still abort. The
+# kernel is /usr/bin/python3, which is not instrumented: build-asan's
+# kernelspec preloads the sanitizer runtimes (LD_PRELOAD in its env).
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 sanitize: build
 	cmake -S . -B build-asan -DGILLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_INSTALL_PREFIX=$(CURDIR)/build-asan/prefix -DPython_EXECUTABLE=$(PYTHON) >/dev/null

@@ -5,10 +5,11 @@
 #include <random>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include <xeus/xmessage.hpp>
 #include <zmq.hpp>
+
+#include "launch.hpp"
 
 namespace gillab
 {
@@ -107,13 +108,11 @@ namespace gillab
         if (idle && m_exit_after_idle)
         {
             // The publisher thread sends on its own; give it time to put the
-            // reply and the idle status on the wire. _exit, not exit: xeus's
-            // detached threads still hold the zmq context that exit would
-            // wait on.
+            // reply and the idle status on the wire.
             std::thread([]
             {
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
-                _exit(0);
+                end_process();
             }).detach();
         }
     }

@@ -1,9 +1,6 @@
 #include "shell_setup.hpp"
 
-#include <climits>
-#include <unistd.h>
-
-#include <pybind11/embed.h>
+#include <pybind11/eval.h>
 #include <pybind11_json/pybind11_json.hpp>
 
 #include <xeus/xinterpreter.hpp>
@@ -68,14 +65,6 @@ namespace gillab
             return value;
         }
 
-        std::string executable_dir()
-        {
-            char path[PATH_MAX];
-            ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-            std::string exe = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : std::string();
-            return exe.substr(0, exe.rfind('/'));
-        }
-
         // Python glue kept next to the C++ that calls it. Run in a fresh dict.
         void run(const char* code, py::dict scope)
         {
@@ -83,9 +72,8 @@ namespace gillab
         }
     }
 
-    PYBIND11_EMBEDDED_MODULE(gillab_kernel, m)
+    void bind_kernel_hooks(py::module_& m)
     {
-        m.doc() = "The gillab kernel's native hooks";
         m.def("publish_from_thread", &publish_from_thread, "msg_type"_a, "content"_a);
         m.def("request_input", &request_input, "prompt"_a, "password"_a);
     }
@@ -193,7 +181,7 @@ app.log.handlers = [_handler]
     void route_displays_from_threads(py::object shell)
     {
         py::dict scope("shell"_a = shell,
-                       "native"_a = py::module_::import("gillab_kernel").attr("publish_from_thread"));
+                       "native"_a = py::module_::import("_gillab").attr("publish_from_thread"));
         run(R"PY(
 import sys, threading
 _stock = shell.display_pub.publish_display_data
@@ -219,7 +207,7 @@ shell.display_pub.publish_display_data = publish_display_data
 
     void route_input_to_the_front_end()
     {
-        py::dict scope("native"_a = py::module_::import("gillab_kernel").attr("request_input"));
+        py::dict scope("native"_a = py::module_::import("_gillab").attr("request_input"));
         run(R"PY(
 import builtins, getpass
 def input(prompt=""):
@@ -233,10 +221,8 @@ getpass.getpass = getpass_
 
     void load_gillab_extension(py::object shell)
     {
-        py::dict scope("shell"_a = shell, "path"_a = executable_dir() + "/../lib/gillab/python");
+        py::dict scope("shell"_a = shell);
         run(R"PY(
-import os, sys
-sys.path.append(os.path.normpath(path))
 import gillab
 gillab.load_ipython_extension(shell)
 )PY", scope);

@@ -41,6 +41,10 @@ namespace gillab
     void route_input_to_the_front_end();
     void allow_stdin(bool allowed);
 
-    // Loads the magics' Python glue from <prefix>/lib/gillab/python.
+    // publish_from_thread and request_input on the `_gillab` module, for
+    // the glue above.
+    void bind_kernel_hooks(py::module_& m);
+
+    // The magics, through the gillab package (the one this kernel runs from).
     void load_gillab_extension(py::object shell);
 }

@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include <pybind11/embed.h>
+#include <pybind11/eval.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 

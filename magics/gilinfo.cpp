@@ -1,5 +1,5 @@
 // %gilinfo: what decides this interpreter's concurrency, in one table.
-#include <pybind11/embed.h>
+#include <pybind11/eval.h>
 #include <pybind11/stl.h>
 
 #include "core/child_interpreter.hpp"

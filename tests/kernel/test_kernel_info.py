@@ -18,7 +18,7 @@ def test_kernel_info_names_gillab_and_its_stack(kernel):
     assert stack["python"].startswith("3.11")
 
 
-def test_embeds_debians_python_not_pyenvs(kernel):
+def test_runs_in_debians_python_not_pyenvs(kernel):
     assert kernel.eval("__import__('sys').executable") == "/usr/bin/python3"
     assert ".pyenv" not in kernel.eval("__import__('sys').prefix")
 

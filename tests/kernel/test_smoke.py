@@ -30,3 +30,4 @@ def test_start_run_measure_interrupt_and_shut_down_with_a_clean_log(tmp_path):
     log = kernel.log()
     for report in SANITIZER_REPORTS:
         assert report not in log, log[-4000:]
+    assert "terminate called" not in log, log[-4000:]

@@ -1,6 +1,7 @@
-// The `_gillab` Python module: the magics' native entry points. Embedded in
-// the gillab kernel; the same code serves as an extension module elsewhere.
-#include <pybind11/embed.h>
+// The magics' native entry points on the `_gillab` extension module
+// (kernel/module.cpp), which the gillab kernel and `%load_ext gillab` share.
+#include "python_module.hpp"
+
 #include <pybind11/stl.h>
 
 #include "args.hpp"
@@ -9,7 +10,6 @@
 
 namespace
 {
-    namespace py = pybind11;
     using namespace pybind11::literals;
 
     const char* kind_name(gillab::magic_kind kind)
@@ -21,8 +21,11 @@ namespace
             default: return "line_cell";
         }
     }
+}
 
-    void define_module(py::module_& m)
+namespace gillab
+{
+    void bind_magics(py::module_& m)
     {
         m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
         gillab::bind_result(m);
@@ -68,15 +71,3 @@ namespace
         m.def("run", &gillab::run_magic, "name"_a, "line"_a, "cell"_a, "user_ns"_a);
     }
 }
-
-#ifdef GILLAB_PYTHON_EXTENSION
-PYBIND11_MODULE(_gillab, m)
-{
-    define_module(m);
-}
-#else
-PYBIND11_EMBEDDED_MODULE(_gillab, m)
-{
-    define_module(m);
-}
-#endif

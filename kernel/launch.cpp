@@ -1,0 +1,103 @@
+#include "launch.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <ext/stdio_filebuf.h>
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include <pybind11/pybind11.h>
+#include <xeus/xkernel.hpp>
+#include <xeus/xkernel_configuration.hpp>
+#include <xeus/xeus_context.hpp>
+#include <zmq.hpp>
+
+#include "history.hpp"
+#include "interpreter.hpp"
+#include "interrupt.hpp"
+#include "iopub_gate.hpp"
+#include "output_capture.hpp"
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    namespace
+    {
+        output_capture* the_capture = nullptr;
+
+        bool publish_text(const std::string& name, const std::string& text)
+        {
+            iopub_gate* gate = iopub_gate::instance();
+            if (gate == nullptr || !gate->started())
+            {
+                return false;
+            }
+            gate->publish_from_any_thread("stream", {{"name", name}, {"text", text}});
+            return true;
+        }
+    }
+
+    // xeus ends the kernel with std::exit() from the main thread while its
+    // detached threads still run; the static destructors that would follow
+    // race them (std::terminate in a Python host), so the process ends here.
+    void end_process()
+    {
+        if (Py_IsInitialized())
+        {
+            py::gil_scoped_acquire acquire;
+            try
+            {
+                py::module_::import("gillab.kernel").attr("finish")();
+            }
+            catch (py::error_already_set& e)
+            {
+                std::cerr << "gillab: at shutdown: " << e.what() << std::endl;
+            }
+        }
+        if (the_capture != nullptr)
+        {
+            the_capture->drain();
+        }
+        std::fflush(nullptr);
+        _exit(0);
+    }
+
+    void launch(const std::string& connection_file)
+    {
+        // Order matters: SIGINT is blocked before the kernel's first thread,
+        // and fds 1 and 2 are captured before anything writes to them.
+        block_sigint_in_new_threads();
+
+        // Both live as long as the process, which ends in end_process, never
+        // by returning from here.
+        the_capture = new output_capture(iopub_gate::mutex(), publish_text);
+        the_capture->start();
+        std::setvbuf(stdout, nullptr, _IOLBF, 0);
+        // xeus reports its own troubles on std::cerr: those belong in the
+        // kernel's terminal, not in a student's notebook.
+        auto* log_buffer = new __gnu_cxx::stdio_filebuf<char>(the_capture->log_fd(), std::ios::out);
+        std::cerr.rdbuf(log_buffer);
+        std::clog.rdbuf(log_buffer);
+        // Registered last, so it runs before every other exit handler.
+        std::atexit([] { end_process(); });
+
+        xeus::xconfiguration config = xeus::load_configuration(connection_file);
+        auto context = xeus::make_context<zmq::context_t>();
+        auto interpreter = std::make_unique<gillab::interpreter>(*the_capture);
+        xeus::xkernel kernel(config,
+                             xeus::get_user_name(),
+                             std::move(context),
+                             std::move(interpreter),
+                             make_iopub_gate,
+                             make_history_manager(),
+                             nullptr,
+                             xeus::make_null_debugger,
+                             nl::json::object(),
+                             nl::json::error_handler_t::replace);
+        iopub_gate::instance()->set_before_publish([] { the_capture->drain(); });
+        kernel.start();
+    }
+}
