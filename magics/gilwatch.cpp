@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <memory>
 
-#include <pybind11/embed.h>
+#include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
