@@ -9,6 +9,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "core/budget.hpp"
+#include "core/py_result.hpp"
 #include "gilbench.hpp"
 
 namespace gillab
@@ -272,19 +273,9 @@ namespace gillab
     {
         explicit gilbench_result(Result r) : Result(std::move(r)) {}
 
-        // python: as --python named it ("3.13t", "kernel") or the row's label; None: the first.
         std::size_t interpreter_index(const py::object& python) const
         {
-            if (python.is_none()) return 0;
-            const std::string wanted = py::str(python).cast<std::string>();
-            const nl::json& interpreters = data["interpreters"];
-            for (std::size_t i = 0; i < interpreters.size(); ++i)
-            {
-                if (interpreters[i]["requested"] == wanted || interpreters[i]["python"] == wanted) return i;
-            }
-            std::string known;
-            for (const nl::json& i : interpreters) known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
-            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+            return gillab::interpreter_index(data["interpreters"], python);
         }
 
         // workers: a count, or the spec as typed ("default", "per-job").

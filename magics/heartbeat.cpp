@@ -18,6 +18,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
+#include "core/py_result.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "heartbeat_python.hpp"
@@ -466,14 +467,7 @@ namespace gillab
         {
             if (python.is_none()) return data;
             if (!data.contains("interpreters")) throw py::key_error("this result measured the kernel only");
-            const std::string wanted = py::str(python).cast<std::string>();
-            std::string known;
-            for (const nl::json& i : data["interpreters"])
-            {
-                if (i["requested"] == wanted || i["python"] == wanted) return i;
-                known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
-            }
-            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+            return data["interpreters"][interpreter_index(data["interpreters"], python)];
         }
     };
 

@@ -13,6 +13,7 @@
 
 #include "core/child_interpreter.hpp"
 #include "core/progress.hpp"
+#include "core/py_result.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
@@ -362,17 +363,7 @@ namespace gillab
         const nl::json& mode_summary(const std::string& mode, const py::object& python) const
         {
             const nl::json& interpreters = data["interpreters"];
-            const nl::json* chosen = &interpreters[0];
-            if (!python.is_none())
-            {
-                const std::string wanted = py::str(python).cast<std::string>();
-                chosen = nullptr;
-                for (const nl::json& i : interpreters)
-                {
-                    if (i["requested"] == wanted || i["python"] == wanted) chosen = &i;
-                }
-                if (!chosen) throw py::key_error("no interpreter '" + wanted + "' in this result; see .interpreters");
-            }
+            const nl::json* chosen = &interpreters[interpreter_index(interpreters, python)];
             if (!(*chosen)["summary"].contains(mode))
             {
                 std::string measured;

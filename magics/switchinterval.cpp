@@ -13,6 +13,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
+#include "core/py_result.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/interruptible.hpp"
 #include "core/progress.hpp"
@@ -577,16 +578,7 @@ namespace gillab
                 if (!python.is_none()) throw py::key_error("this result measured the kernel only");
                 return data["runs"];
             }
-            const nl::json& interpreters = data["interpreters"];
-            if (python.is_none()) return interpreters[0]["runs"];
-            const std::string wanted = py::str(python).cast<std::string>();
-            std::string known;
-            for (const nl::json& i : interpreters)
-            {
-                if (i["requested"] == wanted || i["python"] == wanted) return i["runs"];
-                known += (known.empty() ? "" : ", ") + i["requested"].get<std::string>();
-            }
-            throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+            return data["interpreters"][interpreter_index(data["interpreters"], python)]["runs"];
         }
 
         const nl::json& run(py::object interval, const py::object& python) const

@@ -79,4 +79,17 @@ namespace gillab
     {
         return py::cast(std::move(result));
     }
+
+    std::size_t interpreter_index(const nl::json& interpreters, const py::object& python)
+    {
+        if (python.is_none()) return 0;
+        const std::string wanted = py::str(python).cast<std::string>();
+        std::string known;
+        for (std::size_t i = 0; i < interpreters.size(); ++i)
+        {
+            if (interpreters[i]["requested"] == wanted || interpreters[i]["python"] == wanted) return i;
+            known += (known.empty() ? "" : ", ") + interpreters[i]["requested"].get<std::string>();
+        }
+        throw py::key_error("no interpreter '" + wanted + "' in this result; measured: " + known);
+    }
 }

@@ -15,4 +15,10 @@ namespace gillab
     void bind_result(py::module_& m);
 
     py::object wrap_result(Result result);
+
+    // The `python=` argument of every result's lookups: the index in a
+    // result's "interpreters" of the one named as --python named it
+    // ("3.13t", "kernel") or by its label; None is the first. KeyError
+    // naming what was measured otherwise.
+    std::size_t interpreter_index(const nl::json& interpreters, const py::object& python);
 }
