@@ -29,7 +29,7 @@ APT_PACKAGES := \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind bubblewrap
 
-.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
+.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -67,6 +67,10 @@ free-threaded-python: deps
 unit-test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure
 
+# The gillab package's Python modules on their own (no kernel).
+python-test: build
+	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/python -q -rs
+
 kernel-test: build free-threaded-python
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/kernel -q -rs
 
@@ -77,7 +81,7 @@ client-test: build services-client lab-app
 grading-test: build
 	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/grading -q -rs
 
-test: unit-test kernel-test client-test grading-test fuzz-test soak-test
+test: unit-test python-test kernel-test client-test grading-test fuzz-test soak-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \

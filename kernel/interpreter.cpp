@@ -50,14 +50,7 @@ namespace gillab
     {
         xpyt::interpreter::configure_impl();
         py::gil_scoped_acquire acquire;
-        install_fd_streams();
-        install_error_recorder(m_ipython_shell);
-        install_exit_request(m_ipython_shell);
-        forget_cell_sources_after_tracebacks(m_ipython_shell);
-        route_shell_log(m_ipython_shell_app, m_capture.log_fd());
-        route_displays_from_threads(m_ipython_shell);
-        route_input_to_the_front_end();
-        load_gillab_extension(m_ipython_shell);
+        install_shell_changes(m_ipython_shell, m_ipython_shell_app, m_capture.log_fd());
     }
 
     nl::json interpreter::execute_request_impl(int /*execution_counter*/,
