@@ -2,15 +2,14 @@
 
 #include <chrono>
 #include <csignal>
-#include <dirent.h>
-#include <fstream>
 #include <pthread.h>
 #include <signal.h>
 #include <sstream>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
+
+#include <pybind11/stl.h>
 
 namespace gillab
 {
@@ -18,72 +17,17 @@ namespace gillab
     {
         using namespace std::chrono_literals;
 
+        py::module_ process_tree()
+        {
+            return py::module_::import("gillab.runners.process_tree");
+        }
+
         void set_sigint_blocked(bool blocked)
         {
             sigset_t set;
             sigemptyset(&set);
             sigaddset(&set, SIGINT);
             pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &set, nullptr);
-        }
-
-        std::vector<pid_t> read_pids(const std::string& path)
-        {
-            std::vector<pid_t> pids;
-            std::ifstream in(path);
-            pid_t pid;
-            while (in >> pid)
-            {
-                pids.push_back(pid);
-            }
-            return pids;
-        }
-
-        // Children of every thread of `pid` (/proc/PID/task/TID/children).
-        std::vector<pid_t> children_of(pid_t pid)
-        {
-            std::vector<pid_t> children;
-            const std::string task_dir = "/proc/" + std::to_string(pid) + "/task";
-            DIR* dir = opendir(task_dir.c_str());
-            if (dir == nullptr)
-            {
-                return children;
-            }
-            while (dirent* entry = readdir(dir))
-            {
-                if (entry->d_name[0] == '.')
-                {
-                    continue;
-                }
-                for (pid_t child : read_pids(task_dir + "/" + entry->d_name + "/children"))
-                {
-                    children.push_back(child);
-                }
-            }
-            closedir(dir);
-            return children;
-        }
-
-        char process_state(pid_t pid)
-        {
-            std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-            std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-            auto close_paren = stat.rfind(')');
-            return close_paren == std::string::npos || close_paren + 2 >= stat.size() ? 'X' : stat[close_paren + 2];
-        }
-
-        std::string command_line(pid_t pid)
-        {
-            std::ifstream in("/proc/" + std::to_string(pid) + "/cmdline");
-            return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        }
-
-        // multiprocessing's shared helpers outlive the cell that happened to
-        // start them by design; the next cell expects to find them.
-        bool is_multiprocessing_helper(pid_t pid)
-        {
-            const std::string cmd = command_line(pid);
-            return cmd.find("multiprocessing.resource_tracker") != std::string::npos ||
-                   cmd.find("multiprocessing.forkserver") != std::string::npos;
         }
 
         std::set<unsigned long> python_thread_idents()
@@ -123,30 +67,9 @@ namespace gillab
         set_sigint_blocked(true);
     }
 
-    std::set<pid_t> live_descendants()
-    {
-        std::set<pid_t> found;
-        std::vector<pid_t> frontier = children_of(getpid());
-        while (!frontier.empty())
-        {
-            pid_t pid = frontier.back();
-            frontier.pop_back();
-            char state = process_state(pid);
-            if (state == 'Z' || state == 'X' || !found.insert(pid).second)
-            {
-                continue;
-            }
-            for (pid_t child : children_of(pid))
-            {
-                frontier.push_back(child);
-            }
-        }
-        return found;
-    }
-
     interruptible_cell::interruptible_cell()
         : m_threads_before(python_thread_idents())
-        , m_children_before(live_descendants())
+        , m_children_before(process_tree().attr("live_descendants")().cast<std::vector<pid_t>>())
     {
         py::module_ signal = py::module_::import("signal");
         signal.attr("signal")(SIGINT, signal.attr("default_int_handler"));
@@ -174,42 +97,12 @@ namespace gillab
                 PyThreadState_SetAsyncExc(ident, PyExc_KeyboardInterrupt);
             }
         }
-        std::vector<pid_t> processes;
-        for (pid_t pid : live_descendants())
-        {
-            if (!m_children_before.count(pid) && !is_multiprocessing_helper(pid))
-            {
-                processes.push_back(pid);
-            }
-        }
+        // Children got the same SIGINT (jupyter_client signals the process
+        // group): they get a moment to exit on their own, then are made to.
+        const auto processes = process_tree().attr("started_since")(m_children_before).cast<std::vector<pid_t>>();
+        process_tree().attr("stop")(processes);
 
         std::size_t threads_left = 0;
-        {
-            py::gil_scoped_release release;
-            // Children got the same SIGINT (jupyter_client signals the process
-            // group); give them a moment to exit on their own, then insist.
-            auto all_gone = [&]
-            {
-                for (pid_t pid : processes)
-                {
-                    char state = process_state(pid);
-                    if (state != 'Z' && state != 'X')
-                    {
-                        return false;
-                    }
-                }
-                return true;
-            };
-            if (!wait_until(all_gone, 300ms))
-            {
-                for (pid_t pid : processes) kill(pid, SIGTERM);
-                if (!wait_until(all_gone, 300ms))
-                {
-                    for (pid_t pid : processes) kill(pid, SIGKILL);
-                    wait_until(all_gone, 300ms);
-                }
-            }
-        }
         // Threads need the GIL to see their exception: wait with it released.
         auto remaining_threads = [&]
         {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <set>
+#include <vector>
 #include <sys/types.h>
 
 #include <pybind11/pybind11.h>
@@ -37,9 +38,6 @@ namespace gillab
 
     private:
         std::set<unsigned long> m_threads_before;
-        std::set<pid_t> m_children_before;
+        std::vector<pid_t> m_children_before;
     };
-
-    // Live (not zombie) descendant processes of this process.
-    std::set<pid_t> live_descendants();
 }

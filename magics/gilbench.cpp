@@ -16,7 +16,6 @@
 #include "core/cell_module.hpp"
 #include "core/clock.hpp"
 #include "core/interruptible.hpp"
-#include "core/process_tree.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -274,10 +273,7 @@ namespace gillab
         // Kills the workers with any child a job started, then reaps them.
         void stop_process_pool(py::object pool)
         {
-            py::dict scope("pool"_a = pool);
-            kill_process_trees(py::eval("[p.pid for p in (getattr(pool, '_processes', None) or {}).values()]", scope)
-                                   .cast<std::vector<pid_t>>());
-            py::exec("pool.shutdown(wait=True, cancel_futures=True)", scope);
+            py::module_::import("gillab.runners.task_gilbench").attr("stop_pool")(pool);
         }
 
         one_run run_processes(py::object job, long long jobs, long long workers, const options& o)

@@ -20,12 +20,16 @@ import asyncio
 import importlib
 import multiprocessing
 import os
-import signal
 import sys
 import tempfile
 import threading
 import time
 from concurrent import futures
+
+try:
+    from . import process_tree  # as gillab.runners.task_gilbench, in the kernel
+except ImportError:
+    import process_tree  # from this folder, in a child (child.py)
 
 try:
     import ctypes
@@ -200,34 +204,9 @@ def run_threads(job, jobs, workers, budget_s):
     return {"results": results, "wall_s": wall, "cpu_s": cpu, "over_budget": over_budget}
 
 
-def _descendants(pid):
-    """Every process under `pid` (Linux /proc), deepest last."""
-    found, todo = [], [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir("/proc/%d/task" % parent)
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                with open("/proc/%d/task/%s/children" % (parent, task)) as listing:
-                    children = [int(p) for p in listing.read().split()]
-            except OSError:
-                continue
-            found.extend(children)
-            todo.extend(children)
-    return found
-
-
-def _stop_pool(pool):
+def stop_pool(pool):
     """Kills the pool's workers and whatever they started, then shuts it down."""
-    workers = list((getattr(pool, "_processes", None) or {}).keys())
-    for pid in workers + [p for w in workers for p in _descendants(w)]:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
+    process_tree.kill_trees(list((getattr(pool, "_processes", None) or {}).keys()))
     if sys.version_info >= (3, 9):
         pool.shutdown(wait=True, cancel_futures=True)
     else:
@@ -251,7 +230,7 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
         run["wall_s"] = time.perf_counter() - start
         if pending and not failed:
             run["over_budget"] = True
-            _stop_pool(pool)
+            stop_pool(pool)
             run["cpu_s"] = cpu_seconds() - cpu0
             return run
         for i, f in enumerate(submitted):
@@ -264,7 +243,7 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
                 raise JobError(message, error)
         run["results"] = [f.result() for f in submitted]
     except BaseException:
-        _stop_pool(pool)
+        stop_pool(pool)
         raise
     pool.shutdown(wait=True)
     run["cpu_s"] = cpu_seconds() - cpu0  # the workers are reaped by now

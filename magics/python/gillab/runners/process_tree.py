@@ -1,0 +1,122 @@
+"""Process trees below a process: what an interrupted cell started (and stopping it), and
+stopping a pool's workers with everything their jobs started. The one walk of the project:
+the kernel's interrupt, %%gilbench's pools in the kernel, and child interpreters' pools.
+
+It follows /proc/PID/task/TID/children rather than psutil's Process.children(), which reads
+the stat file of every process on the machine: the kernel takes a snapshot at the start of
+every cell, where that costs more than the 1+1 round trip itself (docs/benchmarks.md).
+Standard library only, CPython 3.8+ (child interpreters have no psutil). Linux only.
+"""
+
+import os
+import signal
+import time
+
+# multiprocessing's shared helpers outlive the cell that happened to start them by design;
+# the next cell expects to find them.
+_MULTIPROCESSING_HELPERS = (b"multiprocessing.resource_tracker", b"multiprocessing.forkserver")
+
+
+def children(pid):
+    """Direct children of every thread of `pid`."""
+    found = []
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open("/proc/%d/task/%s/children" % (pid, task)) as listing:
+                found.extend(int(child) for child in listing.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def _state(pid):
+    """The process's state letter ('R', 'S', 'Z', ...), 'X' once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as stat:
+            text = stat.read()
+    except OSError:
+        return "X"
+    after_name = text.rfind(b")")
+    return chr(text[after_name + 2]) if 0 <= after_name < len(text) - 2 else "X"
+
+
+def _live(pid):
+    return _state(pid) not in "ZX"
+
+
+def live_descendants(pid=None):
+    """The pids of the live (not zombie) processes below `pid` (default: this process)."""
+    found, todo = [], children(pid or os.getpid())
+    while todo:
+        child = todo.pop()
+        if child in found or not _live(child):
+            continue
+        found.append(child)
+        todo.extend(children(child))
+    return found
+
+
+def _is_multiprocessing_helper(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as cmdline:
+            command = cmdline.read()
+    except OSError:
+        return False
+    return any(helper in command for helper in _MULTIPROCESSING_HELPERS)
+
+
+def started_since(before):
+    """Live descendants of this process not in `before`, multiprocessing's helpers left out."""
+    return [pid for pid in live_descendants() if pid not in before and not _is_multiprocessing_helper(pid)]
+
+
+def _signal(pids, signum):
+    for pid in pids:
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+
+def _wait_until_ended(pids, seconds):
+    deadline = time.monotonic() + seconds
+    while any(_live(pid) for pid in pids):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def stop(pids, grace_s=0.3):
+    """Gives the processes grace_s to end on their own (after an interrupt they got the same
+    SIGINT: jupyter_client signals the process group), then SIGTERM, then SIGKILL. Zombies
+    are left to whoever started them to reap."""
+    for signum in (None, signal.SIGTERM, signal.SIGKILL):
+        if signum is not None:
+            _signal(pids, signum)
+        if _wait_until_ended(pids, grace_s):
+            return
+
+
+def kill_trees(roots):
+    """SIGKILLs every process in the trees under `roots`, roots included. Killing a worker
+    alone orphans its children (re-parented, they run on), so each tree is frozen first
+    (SIGSTOP), twice over: a child forked just before its parent froze shows up only once the
+    fork has returned."""
+    frozen = set()
+    for _ in range(2):
+        todo = [pid for pid in roots if pid > 0]
+        while todo:
+            pid = todo.pop()
+            if pid not in frozen:
+                try:
+                    os.kill(pid, signal.SIGSTOP)
+                except OSError:
+                    continue  # already gone
+                frozen.add(pid)
+            todo.extend(children(pid))
+    _signal(frozen, signal.SIGKILL)
