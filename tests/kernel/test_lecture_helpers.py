@@ -191,3 +191,75 @@ def test_lecture_helpers_read_real_magic_results_in_the_kernel(fresh_kernel):
     shown = fresh_kernel.execute("decision_table(lectures=[4])")
     assert "up to 40% of updates lost" in shown.result_data()["text/markdown"]
     assert shown.stream("stderr") == ""
+
+
+def test_loaded_blas_reads_the_mapped_library_and_names_its_threading(tmp_path):
+    from gillab.lectures.numpy_threads import loaded_blas
+    maps = tmp_path / "maps"
+    maps.write_text("7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3\n"
+                    "7f02-7f03 r-xp 0 08:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n")
+    path, kind = loaded_blas(str(maps))
+    assert path.endswith("openblas-pthread/libblas.so.3") and kind.startswith("OpenBLAS")
+    maps.write_text("7f02-7f03 r-xp 0 08:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n")
+    assert loaded_blas(str(maps))[0] is None
+
+
+def test_numpy_jobs_compile_and_one_product_reports_its_cores():
+    pytest.importorskip("numpy")
+    from gillab.lectures.numpy_threads import blas_threads, jobs
+    for name, source in jobs(1000, 2, 20).items():
+        space = {}
+        exec(source, space)
+        assert isinstance(space["job"](0), float), name
+    found = blas_threads(60)
+    assert set(found) == {"defaults", "one thread"}
+    assert all(0 < f["wall_s"] < 5 and f["cores"] > 0 for f in found.values()), found
+
+
+def test_timeline_notes_in_order_and_finds_the_first_matching_entry():
+    from gillab.lectures.timeline import Timeline
+    timeline = Timeline()
+    timeline.note("feed", "ready")
+    timeline.note("page", "caught: prices")
+    assert timeline.when("page", "caught") == timeline.entries[1][0] >= 0
+    assert timeline.when("feed", "cancelled") is None
+    assert repr(timeline).splitlines()[1].endswith("page     caught: prices")
+
+
+def test_child_scripts_print_their_json_under_any_interpreter():
+    from gillab.lectures.children import run_json
+    loops = run_json("/usr/bin/python3", "tight_loops", 2000)
+    assert set(loops) == {"additions", "calls"} and all(s > 0 for s in loops.values())
+    back = run_json("/usr/bin/python3", "gil_back_on", gil="1")
+    assert back["gil"] is True and back["speedup"] > 0 and back["version"].startswith("3.11")
+    owned = run_json("/usr/bin/python3", "ownership", 2000)
+    assert {"foreign_extra", "shared_speedup", "two_cores"} <= set(owned)
+
+
+def test_run_json_says_in_one_line_why_a_child_gave_nothing(capsys):
+    from gillab.lectures.children import run_json
+    assert run_json("/usr/bin/python3", "no_such_script") is None
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert len(printed) == 1 and printed[0].startswith("/usr/bin/python3 failed:")
+
+
+def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
+    from gillab.lectures.free_threading import find_builds, ownership_table, single_thread_table
+
+    class Found:
+        interpreters = [{"version": "3.13.0", "executable": "/pyenv/3.13", "found_in": "pyenv"},
+                        {"version": "3.13.5", "executable": "/cache/3.13", "found_in": "project build"},
+                        {"version": "3.13.5", "executable": "/cache/3.13t", "found_in": "project build",
+                         "free_threaded_build": True}]
+
+    free, default, build = find_builds(Found())
+    assert (free, default, build["version"]) == ("/cache/3.13t", "/cache/3.13", "3.13.5")
+
+    class Nothing:
+        interpreters = [{"version": "3.11.2", "executable": "/usr/bin/python3"}]
+
+    assert find_builds(Nothing())[:2] == (None, None)
+    shown = ownership_table({}).data
+    assert "not measured here" in shown and "+15.4%" in shown and "x0.45-0.52" in shown
+    cost = single_thread_table({"additions": {"default": 1.0, "free-threaded": 1.3}}, 1000).data
+    assert "+30%" in cost and "+14% to +46%" in cost

@@ -47,3 +47,27 @@ def run_file(source, python="/usr/bin/python3", name="script.py", files=None, ti
             pathlib.Path(folder, other).write_text(text)
         pathlib.Path(folder, name).write_text(source)
         return run_python(name, python=python, cwd=folder, timeout=timeout)
+
+
+SCRIPTS = pathlib.Path(__file__).with_name("child_scripts")
+
+
+def run_json(python, script, *args, gil=None, timeout=60):
+    """Run the child script `script` (a name in child_scripts/, such as "tight_loops") under
+    `python` with `args`, PYTHON_GIL set to `gil` (unset when None); the JSON it printed, or
+    None after printing one line on why (no answer in time, or the script failed)."""
+    import json
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    if gil is not None:
+        env["PYTHON_GIL"] = gil
+    try:
+        done = subprocess.run([python, str(SCRIPTS / f"{script}.py"), *map(str, args)], capture_output=True,
+                              text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print(f"{python}: no answer within {timeout} s (a very busy machine); its row is left out")
+        return None
+    if done.returncode != 0:
+        print(f"{python} failed: {done.stderr.strip().splitlines()[-1:]}")
+        return None
+    return json.loads(done.stdout)

@@ -1,0 +1,109 @@
+"""Lecture 6's free-threaded comparisons: the builds to compare, and the rows and tables of
+two-thread scaling, single-thread cost and object ownership, each beside its published figure.
+The measuring happens in child processes (child_scripts/, through children.run_json) or in
+%%gilbench --python; this module only finds, collects and lays out."""
+
+import sys
+
+from .. import published
+from .children import run_json
+from .tables import table
+
+
+def find_builds(interpreters):
+    """(free-threaded, default) executables from `%gilinfo --interpreters -o NAME`: the
+    project's own builds first (one patch, configured twice), the default build of the same
+    version as the free-threaded one; None for a build that is missing."""
+    def pick(free_threaded, version=None):
+        found = [p for p in interpreters.interpreters if "version" in p and p.get("executable")
+                 and bool(p.get("free_threaded_build")) == free_threaded and (version is None or p["version"] == version)]
+        found.sort(key=lambda p: p.get("found_in") != "project build")
+        return found[0] if found else None
+
+    free = pick(True)
+    default = pick(False, free["version"]) if free else None
+    return (free["executable"] if free else None), (default["executable"] if default else None), free
+
+
+def scaling_rows(scaling, default, free):
+    """One row per build from a `%%gilbench --python` result of 1 and 2 threads (weak scaling),
+    plus the free-threaded build with PYTHON_GIL=1 (a child script: --python does not set it)."""
+    def fastest(python, mode, workers):
+        return next(r for r in scaling.runs if r["requested"] == python and r["mode"] == mode
+                    and (mode == "sequential" or r["workers"] == workers))
+
+    rows = []
+    for label, python in ((("default build", default), ("free-threaded", free)) if free else
+                          (("this kernel's CPython", "kernel"),)):
+        if python is None:
+            continue
+        one, two = fastest(python, "sequential", 1), fastest(python, "threads", 2)
+        build = next(i for i in scaling.interpreters if i["requested"] == python)["interpreter"]
+        rows.append({"label": label, "version": build.get("version", sys.version.split()[0]),
+                     "gil": build.get("gil_enabled", True), "one_s": one["wall_s"]["min"],
+                     "one_cores": one["cores_used"], "two_cores": two["cores_used"],
+                     "speedup": 2 * one["wall_s"]["min"] / two["wall_s"]["min"]})
+    if free:
+        found = run_json(free, "gil_back_on", gil="1")
+        if found:
+            rows.append(dict(found, label="free-threaded, PYTHON_GIL=1"))
+    return rows
+
+
+def scaling_table(rows):
+    fig = published.figure("python_two_threads")
+    shown = [(r["label"], r["version"], r["gil"], r["one_s"], r["one_cores"], r["two_cores"], f"x{r['speedup']:.2f}")
+             for r in rows]
+    shown.append((f"published ({published.cite('python_two_threads', short=True).replace(',', 't,', 1)})", "3.13.7t", False, None, None, None,
+                  f"x{fig['free_threaded_speedup']}"))
+    return table(["interpreter", "version", "GIL on", "one thread, fastest (s):", "cores it got:", "2 threads: cores:",
+                  "2 threads: work per second:"], shown, digits=[0, 0, 0, 3, 2, 2, 0])
+
+
+def single_thread_cost(default, free, n):
+    """{loop: {"default": s, "free-threaded": s}}: the fastest of two alternating runs of each
+    tight loop in each build (a busy moment hits both); empty without both builds."""
+    times = {}
+    if not (default and free):
+        return times
+    for _ in range(2):
+        for label, python in (("default", default), ("free-threaded", free)):
+            for loop, seconds in (run_json(python, "tight_loops", n) or {}).items():
+                times.setdefault(loop, {})
+                times[loop][label] = min(seconds, times[loop].get(label, float("inf")))
+    return times
+
+
+LOOP_LABELS = {"additions": "`total += i`", "calls": "`total += grow(box)` (a call and an attribute)"}
+
+
+def single_thread_table(times, n):
+    low, high = published.figure("free_threading_cost")["tight_loops_percent"]
+    rows = [(f"{LOOP_LABELS[loop]}, {n:,} times", t["default"], t["free-threaded"],
+             f"{100 * (t['free-threaded'] / t['default'] - 1):+.0f}%") for loop, t in times.items() if len(t) == 2]
+    rows += [("published: two tight loops (3.13.7, Linux x86-64, 2 cores)", None, None, f"+{low}% to +{high}%"),
+             ("published: pyperformance, 3.13 HOWTO", None, None, "about +40%"),
+             ("published: pyperformance, 3.14 HOWTO", None, None, "+1% (macOS aarch64) to +8% (x86-64 Linux)")]
+    return table(["one thread, tight loop", "default build (s):", "free-threaded (s):", "cost of free threading:"], rows)
+
+
+def ownership(builds, n):
+    """{build label: the ownership script's figures} for each (label, python, gil) of `builds`
+    run without PYTHON_GIL; builds that gave no answer are left out."""
+    found = {label: run_json(python, "ownership", n) for label, python, gil in builds if gil is None}
+    return {label: figures for label, figures in found.items() if figures}
+
+
+def ownership_table(found):
+    foreign, shared = published.figure("foreign_objects"), published.figure("shared_objects")
+    expected = {"default build": (f"+{foreign['gil_percent']}%", "x{}-{:.2f}".format(*shared["gil_speedup"])),
+                "free-threaded": (f"+{foreign['free_threaded_percent']}%", "x{}-{}".format(*shared["free_threaded_speedup"]))}
+    rows = []
+    for label, (published_extra, published_shared) in expected.items():
+        figures = found.get(label)
+        measured = ((f"{100 * figures['foreign_extra']:+.1f}%",
+                     f"x{figures['shared_speedup']:.2f} ({figures['two_cores']:.2f} cores)") if figures
+                    else ("not measured here", "not measured here"))
+        rows.append((label, measured[0], published_extra, measured[1], published_shared))
+    return table(["build", "one thread reading another thread's objects, against its own:", "published:",
+                  "two threads sharing objects: work per second against one:", "published:"], rows)
