@@ -1,6 +1,7 @@
 // The course's published %%gilbench tables as presets: for each, the job
-// (used when the cell is empty), the options that reproduce the table, the
-// published figures with their source, and the physical limit of each row.
+// (used when the cell is empty), the options that reproduce the table and the
+// physical limit of each row. The published figures and their source come from
+// gillab/published.json (published_figures), never typed in here.
 #pragma once
 
 #include <optional>
@@ -25,15 +26,21 @@ namespace gillab
         std::string summary;     // one line for %%gilbench?
         std::string job_source;  // the cell when the student writes none
         std::string options;     // defaults; options the student gives win
-        std::string source;      // where the published figures come from
-        std::vector<published_row> published;
         // Physical limits: a job that waits wait_s can't finish sooner;
         // CPU-bound work can't go faster than one core per worker.
         std::optional<double> wait_s;
         bool cpu_bound = false;
     };
 
+    struct preset_figures
+    {
+        std::string source;  // where the published figures come from
+        std::vector<published_row> rows;
+    };
+
     const std::vector<gilbench_preset>& gilbench_presets();
+    // The preset's published figures, from gillab.published (call with the GIL held).
+    preset_figures published_figures(const gilbench_preset& preset);
     const gilbench_preset* find_gilbench_preset(const std::string& name);
     std::vector<std::string> gilbench_preset_names();
     std::string gilbench_presets_help();

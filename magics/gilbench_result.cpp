@@ -24,10 +24,9 @@ namespace gillab
         using gilbench::measured;
         using gilbench::options;
 
-        std::optional<published_row> published_for(const options& o, const configuration& c)
+        std::optional<published_row> published_for(const preset_figures& figures, const configuration& c)
         {
-            if (!o.preset || !o.preset_job) return std::nullopt;
-            for (const published_row& p : o.preset->published)
+            for (const published_row& p : figures.rows)
             {
                 if (p.mode == c.mode && p.jobs == c.jobs &&
                     (c.mode == "sequential" || p.workers == c.workers_spec || p.workers == std::to_string(c.workers)))
@@ -93,6 +92,8 @@ namespace gillab
                                      " jobs) returned different results from sequential");
             }
         }
+        // The preset's published figures only beside its own job: another job is not what was published.
+        const preset_figures figures = o.preset && o.preset_job ? published_figures(*o.preset) : preset_figures{};
         Result result;
         result.magic = "gilbench";
         const long long cpus = cpu_count();
@@ -106,7 +107,7 @@ namespace gillab
         {
             for (const measured& m : b.rows)
             {
-                const auto p = published_for(o, m.config);
+                const auto p = published_for(figures, m.config);
                 any_published_wall |= p && p->wall_s.has_value();
                 any_published_speedup |= p && p->speedup.has_value();
                 any_published_rss |= p && p->peak_rss_mb.has_value();
@@ -152,7 +153,7 @@ namespace gillab
                 if (timed && sequential_wall > 0)
                     speedup = (static_cast<double>(c.jobs) / m.wall.median) / (static_cast<double>(c.base_jobs) / sequential_wall);
                 if (timed && m.wall.median > 0) cores = m.cpu.median / m.wall.median;
-                const auto published = published_for(o, c);
+                const auto published = published_for(figures, c);
                 const auto limit = fastest_possible(o, c, sequential_wall);
                 std::optional<double> rss_mib;
                 if (m.memory.peak_rss_bytes) rss_mib = *m.memory.peak_rss_bytes / (1024.0 * 1024.0);
@@ -227,8 +228,7 @@ namespace gillab
             result.table.notes.push_back("peak RSS: one run in a fresh interpreter (ThreadPoolExecutor, ProcessPoolExecutor "
                                          "or asyncio.gather), the interpreter's own peak; for processes, the largest "
                                          "worker is in the JSON.");
-        if (o.preset && o.preset_job && !o.preset->source.empty())
-            result.table.notes.push_back("published: " + o.preset->source + ".");
+        if (!figures.source.empty()) result.table.notes.push_back("published: " + figures.source + ".");
         if (o.preset && !o.preset_job)
             result.table.notes.push_back("published figures belong to the preset's own job: leave the cell empty to compare.");
         if (std::any_of(blocks.begin(), blocks.end(), [](const interpreter_rows& b) { return !b.target.is_kernel; }))
@@ -255,7 +255,7 @@ namespace gillab
                        {"budget_s", o.budget_s},
                        {"cpu_count", cpus},
                        {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
-                       {"published_source", o.preset && o.preset_job ? nl::json(o.preset->source) : nl::json(nullptr)},
+                       {"published_source", o.preset && o.preset_job ? nl::json(figures.source) : nl::json(nullptr)},
                        {"options", {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs},
                                     {"repeats", o.repeats}, {"warmup", o.warmup},
                                     {"scaling", o.weak_scaling ? "weak" : "strong"},

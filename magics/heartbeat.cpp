@@ -18,6 +18,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
+#include "core/published.hpp"
 #include "core/py_result.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -315,9 +316,7 @@ namespace gillab
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
-            result.table.notes.push_back("published (10 ms heartbeat, a 0.5 s handler; Python 3.9.6, Apple M1 Pro): "
-                                         "time.sleep max gap 510.1 ms, 5 ticks; asyncio.sleep 11.4 ms, 51 ticks; "
-                                         "asyncio.to_thread 30.7 ms, 46 ticks.");
+            result.table.notes.push_back(published_for_magic("heartbeat")["note"].get<std::string>());
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);

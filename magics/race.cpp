@@ -13,6 +13,7 @@
 
 #include "core/child_interpreter.hpp"
 #include "core/progress.hpp"
+#include "core/published.hpp"
 #include "core/py_result.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -295,12 +296,10 @@ namespace gillab
                                         {"summary", by_mode},
                                         {"explanation", why}});
             }
-            result.table.notes.push_back(
-                "published (Python 3.9.6, Apple M1 Pro; 3.11.4 under Rosetta 2): 4 threads x 1,000,000 counter += 1 ended at "
-                "1,492,419 / 2,606,045 / 2,137,778 of 4,000,000 on 3.9 (35-63% lost) and at 4,000,000 on 3.11; with a call "
-                "between read and write (counter = plus_one(counter)) 3.9 ended at 1,919,199 and 3.11 at 2,616,204 of 4,000,000; "
-                "the Lock cost 0.23-0.26 s unlocked vs 1.00-1.14 s locked on 3.9.");
-            chart.rules = {{"published 3.9: 35% lost", 35.0}, {"published 3.9: 63% lost", 63.0}};
+            const nl::json published = published_for_magic("race");
+            result.table.notes.push_back(published["note"].get<std::string>());
+            for (const nl::json& rule : published["chart_rules"])
+                chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
             result.chart = chart;
 
             const nl::json& first = interpreters[0];
@@ -309,13 +308,7 @@ namespace gillab
                            {"statement", first["statement"]},
                            {"interpreters", interpreters},
                            {"explanation", first["explanation"]},
-                           {"published", {{"source", "Python GIL: Threads vs Processes vs asyncio, Measured (lecture 5)"},
-                                          {"machine", "Apple M1 Pro; 3.9.6 native, 3.11.4 under Rosetta 2"},
-                                          {"threads", 4}, {"iterations", 1000000}, {"expected", 4000000},
-                                          {"got_3_9", {1492419, 2606045, 2137778}}, {"lost_percent_3_9", {35, 63}},
-                                          {"got_3_11", {4000000, 4000000, 4000000}},
-                                          {"got_with_call_3_9", 1919199}, {"got_with_call_3_11", 2616204},
-                                          {"wall_unlocked_s_3_9", {0.23, 0.26}}, {"wall_locked_s_3_9", {1.00, 1.14}}}},
+                           {"published", published["data"]},
                            {"options", {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs},
                                         {"modes", o.modes}, {"batch", o.batch},
                                         {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}}}};

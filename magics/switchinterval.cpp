@@ -17,6 +17,7 @@
 #include "core/gil_timeline.hpp"
 #include "core/interruptible.hpp"
 #include "core/progress.hpp"
+#include "core/published.hpp"
 #include "core/python_probe.hpp"
 #include "core/registry.hpp"
 #include "core/spinner.hpp"
@@ -46,33 +47,15 @@ namespace gillab
             std::vector<measurement_target> targets;  // --sweep only
         };
 
-        // Published figures, quoted with the machine they were measured on.
-        struct published_figure
-        {
-            std::string probe;
-            double interval_s;
-            double median_ms;
-        };
-        const std::vector<published_figure> published = {
-            {"sleep", 0.005, 6.52}, {"sleep", 0.001, 1.52}, {"sleep", 0.0002, 0.52},
-            {"yield", 0.005, 5.279}, {"yield", 0.0005, 0.717},
-        };
-        const char* english_source = "published (sleep probe): 'The GIL is not a lock on your CPU', CPython 3.13.2 on "
-                                     "darwin, 12 cores: 6.52 / 1.52 / 0.52 ms late at 5 / 1 / 0.2 ms, spinner rate "
-                                     "1.00 / 1.05 / 1.06x.";
-        const char* russian_source = "published (time.sleep(0) probe): Russian GIL article, CPython 3.13.7, Linux x86_64, "
-                                     "2 cores: 5.279 ms at 5 ms, 0.717 ms at 0.5 ms.";
-        constexpr double published_median_slice_ms = 5.127;  // Russian article, ownership timeline at 5 ms
-        const char* long_c_source = "published (long C call): a big-int multiply made the time.sleep(0) probe 35x later at "
-                                    "the median and 76x the 5 ms interval (380 ms) at worst, interval unchanged "
-                                    "(CPython 3.13.7, Linux x86_64, 2 cores).";
-
-        std::optional<double> published_median(const std::string& probe, const std::string& load, double interval_s)
+        // The published medians (gillab/published.json) beside a Python spinner on a GIL build.
+        std::optional<double> published_median(const nl::json& published, const std::string& probe, const std::string& load,
+                                               double interval_s)
         {
             if (load != "python") return std::nullopt;
-            for (const published_figure& f : published)
+            for (const nl::json& f : published["medians"])
             {
-                if (f.probe == probe && std::fabs(f.interval_s - interval_s) < 1e-9) return f.median_ms;
+                if (f["probe"] == probe && std::fabs(f["interval_s"].get<double>() - interval_s) < 1e-9)
+                    return f["median_ms"].get<double>();
             }
             return std::nullopt;
         }
@@ -310,6 +293,7 @@ namespace gillab
             chart.x_title = "switch interval";
             chart.y_title = "lateness (ms)";
             for (const interval_run& run : all.front().runs) chart.categories.push_back(interval_label(run.interval_s));
+            const nl::json published = published_for_magic("switchinterval");
             bool any_published = false;
             ChartSeries published_series{"published median", {}, {}};
             nl::json interpreters = nl::json::array();
@@ -340,7 +324,7 @@ namespace gillab
                     const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
                     const double rate_x = run.rate / reference_rate;
                     // Published figures are for GIL builds: the free-threaded rows get none beside them.
-                    const auto figure = sweep.target.info.gil_enabled ? published_median(o.probe, o.load, run.interval_s)
+                    const auto figure = sweep.target.info.gil_enabled ? published_median(published, o.probe, o.load, run.interval_s)
                                                                       : std::nullopt;
                     rows.push_back({{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
                                     {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
@@ -390,15 +374,15 @@ namespace gillab
                 result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");
             }
             if (any_published) chart.series.push_back(published_series);
-            if (o.probe == "sleep") result.table.notes.push_back(english_source);
-            if (o.probe == "yield") result.table.notes.push_back(russian_source);
+            if (o.probe == "sleep") result.table.notes.push_back(published["sleep_note"].get<std::string>());
+            if (o.probe == "yield") result.table.notes.push_back(published["yield_note"].get<std::string>());
             if (o.load != "python" && o.load != "none")
             {
                 const spinner_load& load = find_spinner_load(o.load);
                 result.table.notes.push_back("load: " + load.step + (load.releases_gil
                     ? "; it lets the probe in while it works."
                     : "; no interval can cut it, so lateness follows its length, not the interval."));
-                if (o.load == "bigint") result.table.notes.push_back(long_c_source);
+                if (o.load == "bigint") result.table.notes.push_back(published["long_c_note"].get<std::string>());
             }
             if (std::any_of(all.begin(), all.end(), [](const interpreter_sweep& s) { return !s.target.is_kernel; }))
             {
@@ -474,7 +458,8 @@ namespace gillab
                     const auto doubles = std::count_if(lengths.begin(), lengths.end(),
                                                        [&](double length) { return length > 1.5 * interval_ms; });
                     const std::optional<double> figure = std::fabs(interval_s - default_interval_s) < 1e-12
-                                                             ? std::optional<double>(published_median_slice_ms) : std::nullopt;
+                                                             ? std::optional<double>(published_for_magic("switchinterval")["median_slice_ms"].get<double>())
+                                                             : std::nullopt;
                     result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
                                                  s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
                                                  number_or_blank(figure)});

@@ -263,3 +263,33 @@ def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
     assert "not measured here" in shown and "+15.4%" in shown and "x0.45-0.52" in shown
     cost = single_thread_table({"additions": {"default": 1.0, "free-threaded": 1.3}}, 1000).data
     assert "+30%" in cost and "+14% to +46%" in cost
+
+
+def test_for_magic_builds_what_each_magic_shows_from_the_figures_file():
+    gilbench = published.for_magic("gilbench")
+    assert {"cpu", "io", "sleep", "zlib", "hashlib-small", "hashlib-large", "startup"} == set(gilbench)
+    sleep = {(r["mode"], r["workers"], r["jobs"]): r for r in gilbench["sleep"]["rows"]}
+    assert sleep[("threads", "8", 8)]["wall_s"] == 0.0511 and sleep[("threads", "8", 8)]["speedup"] == 7.86
+    io = {(r["mode"], r["workers"], r["jobs"]): r for r in gilbench["io"]["rows"]}
+    assert io[("threads", "per-job", 10000)]["peak_rss_mb"] == 90 and io[("threads", "default", 1000)]["wall_s"] == 8.684
+    dial = published.for_magic("switchinterval")
+    assert {"probe": "yield", "interval_s": 0.0005, "median_ms": 0.717} in dial["medians"]
+    assert "6.52 / 1.52 / 0.52 ms late at 5 / 1 / 0.2 ms" in dial["sleep_note"] and dial["median_slice_ms"] == 5.127
+    assert "510.1 ms, 5 ticks" in published.for_magic("heartbeat")["note"]
+    race = published.for_magic("race")
+    assert "1,492,419 / 2,606,045 / 2,137,778" in race["note"] and race["data"]["got_with_call_3_11"] == 2616204
+    with pytest.raises(KeyError, match="no published figures for %gilinfo"):
+        published.for_magic("gilinfo")
+
+
+def test_each_long_c_call_keeps_the_native_probe_out_for_about_its_length(fresh_kernel):
+    fresh_kernel.ok("from gillab.lectures.long_calls import measure, calls_table")
+    fresh_kernel.ok("found = measure(n=300_000, k=18, m=50_000)", timeout=120)
+    found = fresh_kernel.eval("found")
+    assert len(found) == 5, found
+    for label, f in found.items():
+        # the probe waits through the call (it asks every 1 ms); a generous margin for a loaded machine
+        assert f["max_gil_wait_ms"] >= 0.5 * f["call_ms"] - 2, (label, f)
+    shown = fresh_kernel.execute("calls_table(found)")
+    assert "sorted() of 300,000 floats" in shown.result_data()["text/markdown"]
+    assert shown.stream("stderr") == ""

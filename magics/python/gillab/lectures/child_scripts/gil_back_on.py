@@ -4,7 +4,8 @@ interpreter's version, whether its GIL is on, and the speed-up (run it with PYTH
 import json
 import sys
 import threading
-import time
+
+from thread_timing import run_threads
 
 
 def job(i):
@@ -15,14 +16,7 @@ def job(i):
 
 
 def wall(threads):
-    workers = [threading.Thread(target=job, args=(i,)) for i in range(threads)]
-    start, cpu = time.perf_counter(), time.process_time()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    elapsed = time.perf_counter() - start
-    return elapsed, (time.process_time() - cpu) / elapsed
+    return run_threads([threading.Thread(target=job, args=(i,)) for i in range(threads)])
 
 
 ones, twos = [], []

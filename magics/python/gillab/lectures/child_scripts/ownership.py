@@ -7,6 +7,8 @@ import sys
 import threading
 import time
 
+from thread_timing import run_threads
+
 
 def make(tag):
     return [[tag, i, float(i)] for i in range(1000)]
@@ -34,14 +36,7 @@ def in_a_thread(work):
 
 
 def together(threads, items, n):
-    workers = [threading.Thread(target=read, args=(items, n)) for _ in range(threads)]
-    start, cpu = time.perf_counter(), time.process_time()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    elapsed = time.perf_counter() - start
-    return elapsed, (time.process_time() - cpu) / elapsed  # wall time, cores used
+    return run_threads([threading.Thread(target=read, args=(items, n)) for _ in range(threads)])  # wall, cores
 
 
 n = int(sys.argv[1])
