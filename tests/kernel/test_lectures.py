@@ -170,18 +170,7 @@ def test_notebook_runs_clean_in_quick_mode(executed):
 # The magics that measure: a prediction cell is followed by one of them.
 MEASURING = ("%%gilbench", "%gilbench", "%%race", "%%heartbeat", "%heartbeat", "%switchinterval", "%%switchinterval",
              "%%gilwatch", "%gilwatch")
-# The lectures rewritten so far for the second edition (issue 14); the others join as they are.
-SECOND_EDITION = {"02-computing-threads-or-processes.ipynb", "04-races-the-gil-is-not-thread-safety.ipynb",
-                  "05-the-blocked-event-loop.ipynb"}
-
-
-def second_edition(path):
-    if os.path.basename(path) not in SECOND_EDITION:
-        pytest.skip(f"{os.path.basename(path)} is not rewritten for predictions and key results yet")
-
-
 def test_each_prediction_is_followed_by_the_measurement_it_predicts(notebook_path):
-    second_edition(notebook_path)
     cells = nbformat.read(notebook_path, as_version=4).cells
     predictions = [i for i, c in enumerate(cells) if "prediction" in c.metadata.get("tags", [])]
     assert len(predictions) >= 3, f"{len(predictions)} prediction cells"
@@ -194,7 +183,6 @@ def test_each_prediction_is_followed_by_the_measurement_it_predicts(notebook_pat
 
 def test_lecture_keeps_its_key_results_beside_the_notebook(executed):
     name, _, _, folder = executed
-    second_edition(name)
     number = int(name[:2])
     record = json.loads((folder / f"lecture-{number:02d}-key-results.json").read_text())
     assert record["lecture"] == number and record["figures"], record

@@ -1,0 +1,31 @@
+"""gillab.lectures.runs: figures read from %%gilbench results."""
+
+import pytest
+
+from gillab.lectures import best_speedup, busy_note, fastest
+
+
+class FakeBench:
+    """The parts of a %%gilbench result the helpers read: runs (min wall per configuration) and rows."""
+
+    def __init__(self, walls, cores=None):
+        self.runs = [{"mode": mode, "workers": workers, "jobs": jobs, "wall_s": {"min": wall}, "wall_runs_s": [wall]}
+                     for (mode, workers, jobs), wall in walls.items()]
+        self.rows = [{"mode": mode, "workers": workers, "cores_used": (cores or {}).get(mode, 1.0)}
+                     for (mode, workers, _jobs) in walls]
+
+
+def test_fastest_and_best_speedup_read_the_fastest_run_and_compare_rates():
+    strong = FakeBench({("sequential", 1, 8): 2.0, ("processes", 4, 8): 0.5})
+    assert fastest(strong, "processes", 4) == 0.5 and best_speedup(strong, "processes", 4) == 4.0
+    weak = FakeBench({("sequential", 1, 1): 1.0, ("threads", 2, 2): 1.0})  # twice the work in the same time
+    assert best_speedup(weak, "threads", 2) == 2.0
+    assert best_speedup([FakeBench({("sequential", 1, 8): 2.0}), FakeBench({("threads", 2, 8): 2.0})], "threads", 2) == 1.0
+    with pytest.raises(KeyError, match="no run for threads with 3 workers"):
+        fastest(strong, "threads", 3)
+
+
+def test_busy_note_only_when_sequential_code_lacked_a_core():
+    assert busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.98})) == ""
+    busy = busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.4}), lead="  ")
+    assert busy.startswith("  Note: the machine was busy") and "0.40 of a core" in busy
