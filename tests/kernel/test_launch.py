@@ -27,27 +27,37 @@ def test_the_kernel_process_is_debians_python3_and_maps_no_libpython(kernel):
     assert kernel.eval("__import__('_gillab').__file__").startswith(os.path.join(BUILD_DIR, "prefix"))
 
 
-def _best_in_plain_python():
-    out = subprocess.run(["/usr/bin/python3", "-s", "-c", LOOP + "print(elapsed)"],
-                         capture_output=True, text=True, check=True, timeout=60)
-    return float(out.stdout)
-
-
 def test_a_pure_python_loop_is_not_slower_than_in_a_plain_python3(kernel):
-    """Interleaved, best of 7 each; the figure itself lives in bench/gilbench_accuracy. An
-    embedded libpython (no PGO/LTO) ran this 1.2-1.3x slower; noise from the other cores
-    gets three attempts."""
-    kernel.ok(LOOP)  # warm up the kernel's copy
-    ratios = []
-    for _ in range(3):
-        in_kernel, plain = [], []
-        for _ in range(7):
-            in_kernel.append(kernel.eval(LOOP + "elapsed"))
-            plain.append(_best_in_plain_python())
-        ratios.append(min(in_kernel) / min(plain))
-        if ratios[-1] < 1.10:
-            return
-        time.sleep(1)
+    """Interleaved, best of 7 each; the figure itself lives in the benches. An embedded
+    libpython (no PGO/LTO) ran this 1.2-1.3x slower. The plain interpreter is long-lived and
+    waits between runs as the kernel does (a fresh process queues behind sleepers on a busy
+    machine); noise from the other cores gets three attempts."""
+    worker_code = ("import sys\nfor _ in sys.stdin:\n    exec(compile(%r, 'loop', 'exec'))\n"
+                   "    print(elapsed, flush=True)\n" % LOOP)
+    plain = subprocess.Popen(["/usr/bin/python3", "-s", "-c", worker_code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+
+    def in_plain_python():
+        plain.stdin.write("run\n")
+        plain.stdin.flush()
+        return float(plain.stdout.readline())
+
+    try:
+        kernel.ok(LOOP)  # warm up both
+        in_plain_python()
+        ratios = []
+        for _ in range(3):
+            in_kernel, in_plain = [], []
+            for _ in range(7):
+                in_kernel.append(kernel.eval(LOOP + "elapsed"))
+                in_plain.append(in_plain_python())
+            ratios.append(min(in_kernel) / min(in_plain))
+            if ratios[-1] < 1.10:
+                return
+            time.sleep(1)
+    finally:
+        plain.stdin.close()
+        plain.wait(timeout=30)
     raise AssertionError(f"gillab / plain python3 for the same loop: {', '.join(f'{r:.2f}' for r in ratios)}")
 
 
