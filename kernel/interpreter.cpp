@@ -88,6 +88,9 @@ namespace gillab
             m_ipython_shell.attr("last_error") = py::none();
             py::object outcome =
                 m_ipython_shell.attr("run_cell")(code, "store_history"_a = store_history, "silent"_a = silent);
+            // Whatever the cell did to them, what follows (and the next cell) prints.
+            m_capture.restore_descriptors();
+            py::module_::import("gillab.shell.streams").attr("repair")();
             if (m_ipython_shell.attr("last_error").is_none() && !outcome.attr("success").cast<bool>())
             {
                 record_silenced_error(outcome);

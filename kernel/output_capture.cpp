@@ -4,6 +4,7 @@
 #include <chrono>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <stdexcept>
 #include <system_error>
 #include <unistd.h>
@@ -109,6 +110,24 @@ namespace gillab
         }
     }
 
+    void output_capture::restore_descriptors()
+    {
+        for (const stream& s : m_streams)
+        {
+            struct stat pipe_end {}, target {};
+            if (s.write_fd < 0 || fstat(s.write_fd, &pipe_end) != 0)
+            {
+                continue;  // the capture's own end was closed: nothing to put back
+            }
+            const bool intact = fstat(s.target_fd, &target) == 0 && target.st_dev == pipe_end.st_dev &&
+                                target.st_ino == pipe_end.st_ino;
+            if (!intact)
+            {
+                dup2(s.write_fd, s.target_fd);
+            }
+        }
+    }
+
     void output_capture::start()
     {
         m_log_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -125,7 +144,13 @@ namespace gillab
             {
                 throw_errno("dup2");
             }
+            // Moved above the low fds a cell is likely to close, kept close-on-exec.
+            s.write_fd = fcntl(fds[1], F_DUPFD_CLOEXEC, 10);
             close(fds[1]);
+            if (s.write_fd < 0)
+            {
+                throw_errno("dup pipe");
+            }
             s.read_fd = fds[0];
             set_nonblocking(s.read_fd);
         }

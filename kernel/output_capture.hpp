@@ -39,12 +39,17 @@ namespace gillab
         // A duplicate of the original stderr, for the kernel's own log lines.
         int log_fd() const;
 
+        // Points fds 1 and 2 at the capture's pipes again if code closed or
+        // redirected them (os.close(1), os.dup2(null, 2)): after every cell.
+        void restore_descriptors();
+
     private:
         struct stream
         {
             std::string name;
             int target_fd = -1;  // 1 or 2
             int read_fd = -1;
+            int write_fd = -1;  // the pipe's write end, kept to put target_fd back
             std::string pending;  // bytes read, not yet emitted
         };
 

@@ -15,6 +15,7 @@
 #include "core/gil_probe.hpp"
 #include "core/py_result.hpp"
 #include "core/gil_timeline.hpp"
+#include "core/magic_state.hpp"
 #include "core/interruptible.hpp"
 #include "core/progress.hpp"
 #include "core/published.hpp"
@@ -509,6 +510,7 @@ namespace gillab
                 }
                 check_switch_interval(seconds, "%switchinterval");
                 py::module_::import("sys").attr("setswitchinterval")(seconds);
+                magic_state_guard::keep_switch_interval();  // setting it is this magic's purpose
                 const double now = switch_interval_s();
                 result.table.rows.push_back({"previous", before * 1e3, "what it was"});
                 result.table.rows.push_back({"now", now * 1e3, "kept until you change it or restart the kernel"});

@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include "magic_state.hpp"
 #include "py_result.hpp"
 
 namespace gillab
@@ -52,7 +53,14 @@ namespace gillab
             {
                 throw usage_error("%" + name + ": -o needs a Python variable name (not a keyword or a __dunder__), got " + shown(out_name));
             }
-            py::object result = magic.wrap ? magic.wrap(magic.run(call)) : wrap_result(magic.run(call));
+            Result outcome;
+            {
+                magic_state_guard guard;
+                outcome = magic.run(call);
+                const std::string note = guard.restore();
+                if (!note.empty()) outcome.table.notes.push_back(note);
+            }
+            py::object result = magic.wrap ? magic.wrap(std::move(outcome)) : wrap_result(std::move(outcome));
             if (!out_name.empty())
             {
                 user_ns[py::str(out_name)] = result;

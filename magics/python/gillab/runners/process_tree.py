@@ -120,3 +120,18 @@ def kill_trees(roots):
                 frozen.add(pid)
             todo.extend(children(pid))
     _signal(frozen, signal.SIGKILL)
+
+
+def reap(pids, seconds=0.2):
+    """Collects the exit status of those of `pids` that are this process's own children
+    (just killed: they end within moments), so that none stays a zombie."""
+    deadline = time.monotonic() + seconds
+    for pid in pids:
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break  # not ours, or already collected
+            if done or time.monotonic() >= deadline:
+                break
+            time.sleep(0.002)
