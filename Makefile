@@ -38,7 +38,7 @@ SERVICES_INSTALLED := tests/clients/services/node_modules/.installed
 # The Lab bundle: npm ci only when the lock file changes, the bundler only when a source does.
 LAB_INSTALLED := lab/node_modules/.installed
 LAB_BUILT     := $(BUILD_DIR)/lab/.built
-LAB_SOURCES   := lab/package.json lab/rspack.config.js lab/copy-assets.js $(wildcard lab/src/*.js)
+LAB_SOURCES   := lab/package.json lab/rspack.config.js lab/copy-assets.js $(wildcard lab/src/*.js lab/src/*.css)
 
 all: build
 

@@ -1,5 +1,6 @@
 """Jupyter servers on loopback (gillab's Lab, the classic Notebook) driven by headless Chromium
-through drive_notebook.js. tests/support/loopback.py starts and stops the servers."""
+through drive_notebook.js (run a notebook) and explore_lab.js (Lab's other tools).
+tests/support/loopback.py starts and stops the servers."""
 
 import json
 import os
@@ -13,7 +14,9 @@ from loopback import JUPYTER_DIR, REPO, signal_group
 
 LAB_BUNDLE = os.path.join(REPO, "build", "lab", "static", "bundle.js")
 PLAYWRIGHT = os.path.join(REPO, "lab", "node_modules", "playwright-core")
-DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drive_notebook.js")
+HERE = os.path.dirname(os.path.abspath(__file__))
+DRIVER = os.path.join(HERE, "drive_notebook.js")
+EXPLORER = os.path.join(HERE, "explore_lab.js")
 SCREENSHOTS = os.path.join(REPO, "build", "clients")
 CHROMIUM = "/usr/bin/chromium"
 
@@ -47,9 +50,9 @@ def missing(*paths):
     return [p for p in paths if not os.path.exists(p)]
 
 
-def drive(server, notebook, timeout=240, **options):
-    """Runs drive_notebook.js on one notebook of a JupyterServer ("lab" or "classic"); returns its
-    JSON report."""
+def drive(server, notebook, timeout=240, script=DRIVER, **options):
+    """Runs drive_notebook.js (or another driver script) on one notebook of a JupyterServer ("lab"
+    or "classic"); returns its JSON report."""
     os.makedirs(SCREENSHOTS, exist_ok=True)
     job = {
         "ui": server.kind, "url": server.url, "token": server.token, "path": notebook,
@@ -59,7 +62,7 @@ def drive(server, notebook, timeout=240, **options):
     # Chromium's profile, crash reports and caches go to the server's temp folder too.
     env = {**server.env, "XDG_CONFIG_HOME": os.path.join(server.base, "xdg-config"),
            "XDG_CACHE_HOME": os.path.join(server.base, "xdg-cache")}
-    process = subprocess.Popen(["node", DRIVER, json.dumps(job)], env=env, cwd=server.root,
+    process = subprocess.Popen(["node", script, json.dumps(job)], env=env, cwd=server.root,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:

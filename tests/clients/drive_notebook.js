@@ -5,13 +5,9 @@
 // last line of stdout. Failures exit non-zero with the reason on stderr.
 const path = require('path');
 
-const job = JSON.parse(process.argv[2]);
-const { chromium } = require(job.playwright);
+const { launch, watchErrors } = require('./chromium.js');
 
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'
-];
+const job = JSON.parse(process.argv[2]);
 
 // Everything the page shows a student, per front end.
 const UI = {
@@ -42,6 +38,20 @@ const UI = {
     codeCells: '.jp-Notebook .jp-CodeCell',
     prompt: '.jp-InputPrompt',
     output: '.jp-OutputArea-output',
+    outputArea: '.jp-Cell-outputArea',
+    // A magic's chart, drawn live by Vega (canvas or svg) from the bundle's Vega-Lite spec.
+    chart: '.vega-embed',
+    async chartsDrawn(page) {
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('.jp-RenderedVegaCommon5')].every(
+          el => el.querySelector('.vega-embed .marks')));
+    },
+    // The headings the table of contents lists for the open notebook.
+    async tableOfContents(page) {
+      await page.locator('.lm-TabBar-tab[title^="Table of Contents"]').click();
+      await page.waitForSelector('.jp-TableOfContents-tree .jp-tocItem-content');
+      return page.$$eval('.jp-TableOfContents-tree .jp-tocItem-content', els => els.map(e => e.title || e.textContent));
+    },
     plainText: '.jp-OutputArea-output[data-mime-type="text/plain"]',
     async save(page) {
       await page.locator('.lm-MenuBar-itemLabel', { hasText: /^File$/ }).click();
@@ -73,6 +83,9 @@ const UI = {
     codeCells: '#notebook .cell.code_cell',
     prompt: '.input_prompt',
     output: '.output_area',
+    outputArea: '.output_wrapper',
+    chart: 'img[src^="data:image/png"]',
+    async chartsDrawn() {},
     plainText: '.output_area .output_text',
     async save(page) {
       await page.locator('#filelink').click();
@@ -82,6 +95,23 @@ const UI = {
   }
 }[job.ui];
 
+// The tooltip Vega shows over a code cell's chart: the mouse sweeps the plot from left to right
+// just above its x axis, where every bar stands, until a tooltip appears.
+async function hoverChart(page, cellIndex) {
+  const canvas = page.locator(UI.codeCells).nth(cellIndex).locator('.vega-embed canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const tooltip = page.locator('#vg-tooltip-element.visible');
+  for (let rise = 0.25; rise < 0.6; rise += 0.15) {
+    const y = box.y + box.height * (1 - rise);
+    for (let x = box.x + 40; x < box.x + box.width; x += 4) {
+      await page.mouse.move(x, y);
+      if (await tooltip.count()) return tooltip.innerText();
+    }
+  }
+  return null;
+}
+
 async function main() {
   const started = Date.now();
   const timings = {};
@@ -90,21 +120,21 @@ async function main() {
     timings[name] = (Date.now() - started) / 1000;
     process.stderr.write(`${timings[name].toFixed(1)} s: ${name}\n`);
   };
-  const browser = await chromium.launch({ executablePath: job.chromium, args: CHROMIUM_ARGS });
-  const consoleErrors = [];
-  const pageErrors = [];
+  const browser = await launch(job);
+  let consoleErrors = [];
+  let pageErrors = [];
   const stem = `${job.ui}-${path.basename(job.path, '.ipynb')}`;
   let page;
   try {
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.setDefaultTimeout(job.timeoutMs);
-    page.on('console', m => m.type() === 'error' && consoleErrors.push(m.text().slice(0, 500)));
-    page.on('pageerror', e => pageErrors.push(String(e).slice(0, 500)));
+    ({ consoleErrors, pageErrors } = watchErrors(page));
 
     await page.goto(UI.url());
     await UI.ready(page);
     mark('opened');
     await UI.chooseKernel(page);
+    const toc = job.toc ? await UI.tableOfContents(page) : null;
     await UI.idle(page);
     mark('kernel idle');
 
@@ -142,6 +172,7 @@ async function main() {
       { polling: 500 }
     ).then(handle => handle.jsonValue());
     await UI.idle(page);
+    await UI.chartsDrawn(page);
     mark('ran all');
 
     // What rendered, per code cell (images must have decoded, not merely be in the DOM).
@@ -155,6 +186,7 @@ async function main() {
           tableHeaders: [...cell.querySelectorAll('table th')].map(th => th.textContent.trim()),
           pngs: pngs.length,
           pngsDecoded: pngs.filter(img => img.complete && img.naturalWidth > 0).length,
+          vegaCharts: cell.querySelectorAll('.vega-embed .marks').length,
           errors: cell.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"], .output_error, .output_stderr').length
         };
       }), { cells: UI.codeCells, output: UI.output });
@@ -162,17 +194,33 @@ async function main() {
 
     const screenshots = [path.join(job.screenshots, `${stem}.png`)];
     await page.screenshot({ path: screenshots[0], fullPage: true });
-    const chart = page.locator(`${UI.codeCells} img[src^="data:image/png"]`).last();
+    const chart = page.locator(`${UI.codeCells} ${UI.chart}`).last();
     if (await chart.count()) {
       screenshots.push(path.join(job.screenshots, `${stem}-chart.png`));
       await chart.scrollIntoViewIfNeeded();
       await chart.screenshot({ path: screenshots[1] });
     }
+    // What a student sees of chosen cells (job.outputShots: {code cell index: png path}), once
+    // every cell has run.
+    for (const [index, file] of Object.entries(finished === 'all' ? job.outputShots || {} : {})) {
+      const area = page.locator(UI.codeCells).nth(Number(index)).locator(UI.outputArea);
+      await area.scrollIntoViewIfNeeded();
+      await area.screenshot({ path: file });
+      screenshots.push(file);
+    }
+    const tooltip = job.hoverChart === undefined || finished !== 'all' ? null : await hoverChart(page, job.hoverChart);
+    // The window as a student sees it, scrolled to the first chart (job.pageShot: png path).
+    if (job.pageShot) {
+      const first = page.locator(`${UI.codeCells} ${UI.chart}`).first();
+      if (await first.count()) await first.evaluate(el => el.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: job.pageShot });
+      screenshots.push(job.pageShot);
+    }
 
     await UI.save(page);
     mark('saved');
     process.stdout.write(JSON.stringify({
-      finished, cells, progress, screenshots, consoleErrors, pageErrors, timings
+      finished, cells, progress, screenshots, toc, tooltip, consoleErrors, pageErrors, timings
     }) + '\n');
   } catch (error) {
     // What the page looked like when it went wrong, and what it had logged.

@@ -7,6 +7,7 @@ import os
 import shutil
 import struct
 
+import nbformat
 import pytest
 
 import browsers
@@ -15,6 +16,8 @@ from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missi
 from loopback import JupyterServer
 
 LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
+# What a student sees, as the README shows it: written by these tests, committed.
+README_IMAGES = os.path.join(REPO, "docs", "images")
 
 
 def skip_reason(kind):
@@ -62,6 +65,12 @@ def png_size(path):
     return struct.unpack(">II", header[16:24])
 
 
+def markdown_headings(source):
+    """The text of each `#` heading line, as Lab's table of contents shows it."""
+    return [line.lstrip("#").strip() for line in source.splitlines()
+            if line.startswith("#") and line.lstrip("#").startswith(" ")]
+
+
 def outputs_of(cell, output_type):
     return [o for o in cell.outputs if o.output_type == output_type]
 
@@ -82,8 +91,9 @@ def assert_ran_clean(report, cells):
         assert cell.execution_count, f"saved cell never ran: {cell.source[:60]!r}"
 
 
-def assert_magic_rendered(on_screen, saved):
-    """A magic's table rendered as HTML; a %%gilbench also its chart as a decoded PNG."""
+def assert_magic_rendered(on_screen, saved, kind):
+    """A magic's table rendered as HTML; a %%gilbench also its chart: drawn live by Vega in Lab,
+    a decoded PNG in the classic Notebook."""
     assert on_screen["tables"] >= 1, f"no table on screen for {saved.source[:60]!r}"
     data = {}
     for output in outputs_of(saved, "execute_result") + outputs_of(saved, "display_data"):
@@ -91,8 +101,13 @@ def assert_magic_rendered(on_screen, saved):
     assert "<table" in data.get("text/html", ""), f"no HTML table saved for {saved.source[:60]!r}"
     assert "application/json" in data
     if saved.source.startswith("%%gilbench"):
-        assert on_screen["pngsDecoded"] >= 1, f"no chart image rendered for {saved.source[:60]!r}"
+        if kind == "lab":
+            assert on_screen["vegaCharts"] >= 1, f"no Vega chart drawn for {saved.source[:60]!r}"
+            assert on_screen["pngs"] == 0, "Lab shows the PNG copy beside the live chart"
+        else:
+            assert on_screen["pngsDecoded"] >= 1, f"no chart image rendered for {saved.source[:60]!r}"
         assert data.get("image/png"), "no PNG chart saved"
+        assert data.get("application/vnd.vegalite.v5+json"), "no Vega-Lite chart saved"
 
 
 @pytest.mark.parametrize("kind", ["lab", "classic"])
@@ -111,8 +126,8 @@ def test_magics_render_table_chart_and_progress_and_are_saved(kind, start_server
     assert_ran_clean(report, code)
 
     # On screen: %gilinfo's table; %%gilbench's table (mode and workers columns) and chart.
-    assert_magic_rendered(gilinfo, code[0])
-    assert_magic_rendered(gilbench, code[1])
+    assert_magic_rendered(gilinfo, code[0], kind)
+    assert_magic_rendered(gilbench, code[1], kind)
     assert {"mode", "workers"} <= set(gilbench["tableHeaders"]), gilbench["tableHeaders"]
 
     # The progress line appeared, changed in place while measuring, and ended on its summary.
@@ -131,14 +146,16 @@ def test_magics_render_table_chart_and_progress_and_are_saved(kind, start_server
 
 
 @pytest.mark.skipif(not LECTURES, reason="no lecture notebooks under notebooks/ yet")
-def test_first_lecture_runs_in_lab_with_every_magic_rendered(start_server):
+def test_first_lecture_runs_in_lab_with_every_magic_rendered_and_its_contents_listed(start_server):
     require("lab")
     lecture = os.path.basename(LECTURES[0])
     # Lectures read GILLAB_QUICK to measure each configuration once (the test suite's mode).
     server = start_server("lab", env={"GILLAB_QUICK": "1"})
     shutil.copy(LECTURES[0], os.path.join(server.root, lecture))
 
-    report = browsers.drive(server, lecture, timeout=420)
+    os.makedirs(README_IMAGES, exist_ok=True)
+    report = browsers.drive(server, lecture, timeout=420, toc=True,
+                            pageShot=os.path.join(README_IMAGES, "lecture-in-lab.png"))
 
     saved = read_notebook(server, lecture)
     code = [c for c in saved.cells if c.cell_type == "code"]
@@ -147,11 +164,103 @@ def test_first_lecture_runs_in_lab_with_every_magic_rendered(start_server):
     magic_cells = [(shown, cell) for shown, cell in zip(report["cells"], code)
                    if cell.source.startswith(("%gilinfo", "%%gilbench"))]
     assert magic_cells, f"{lecture} calls no magic"
+    # The table of contents lists the lecture's sections, in order.
+    sections = [heading for cell in saved.cells if cell.cell_type == "markdown"
+                for heading in markdown_headings(cell.source)]
+    assert len(sections) >= 3, sections
+    assert report["toc"] == sections, (report["toc"], sections)
     for shown, cell in magic_cells:
         assert cell.execution_count, f"magic cell never ran: {cell.source[:60]!r}"
         assert not outputs_of(cell, "error"), f"magic cell failed: {cell.source[:60]!r}"
-        assert_magic_rendered(shown, cell)
+        assert_magic_rendered(shown, cell, "lab")
     # The lecture's own checks (exercise asserts) measure this machine and belong to the lecture
     # tests; here any other failure, or a stop before the last magic cell, is the front end's.
     failures = [(c.source[:60], o.ename) for c in code for o in outputs_of(c, "error")]
     assert all(ename == "AssertionError" for _, ename in failures), failures
+
+
+# One cell per chart a magic draws, small enough for the suite; the screenshots of their outputs
+# are the README's pictures of what a student sees.
+CHART_CELLS = {
+    "gilbench": "%%gilbench --modes sequential,threads,processes --workers 1,2 --jobs 4 --repeats 1\n"
+                "def job(i):\n"
+                "    return sum(k * k for k in range(1_000_000))\n",
+    "race": "%%race --threads 4 --iterations 50000 --runs 1\n"
+            "counter = 0\n"
+            "def plus_one(x):\n"
+            "    return x + 1\n"
+            "counter = plus_one(counter)\n",
+    "switchinterval": "%switchinterval --sweep 5ms,1ms,0.2ms --duration 0.5",
+    "switchinterval-timeline": "%switchinterval --timeline --sweep 5ms,1ms --duration 0.3",
+    "heartbeat": "%%heartbeat\n"
+                 "import asyncio, time\n"
+                 "time.sleep(0.2)\n"
+                 "await asyncio.sleep(0.2)\n",
+}
+
+
+def test_every_magics_chart_is_drawn_live_in_lab_with_figures_in_its_tooltips(start_server):
+    require("lab")
+    server = start_server("lab", env={"GILLAB_QUICK": "1"})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in CHART_CELLS.values()])
+    nb.metadata.kernelspec = {"name": "gillab", "display_name": browsers.kernel_display_name(),
+                              "language": "python"}
+    nbformat.write(nb, os.path.join(server.root, "charts.ipynb"))
+    os.makedirs(README_IMAGES, exist_ok=True)
+    shots = {i: os.path.join(README_IMAGES, f"{name}.png") for i, name in enumerate(CHART_CELLS)}
+
+    report = browsers.drive(server, "charts.ipynb", timeout=300, outputShots=shots, hoverChart=0)
+
+    saved = read_notebook(server, "charts.ipynb")
+    assert_front_end_clean(report)
+    assert_ran_clean(report, saved.cells)
+    for name, shown in zip(CHART_CELLS, report["cells"]):
+        assert shown["tables"] >= 1, f"{name}: no table on screen"
+        assert shown["vegaCharts"] == 1, f"{name}: {shown['vegaCharts']} Vega charts drawn"
+        assert shown["pngs"] == 0, f"{name}: Lab shows the PNG copy beside the live chart"
+    for path in shots.values():
+        width, height = png_size(path)
+        assert width > 300 and height > 200, f"{path} is {width}x{height}"
+    # A %%gilbench bar's tooltip gives that run's figures, as its table row does.
+    tooltip = report["tooltip"]
+    assert tooltip, "no tooltip over the %%gilbench chart"
+    assert "threads" in tooltip or "processes" in tooltip, tooltip
+
+
+def test_lab_offers_the_tools_a_student_reaches_for(start_server):
+    require("lab")
+    server = start_server("lab")
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Tools"),
+        nbformat.v4.new_code_cell("import statistics"),
+        nbformat.v4.new_code_cell("statistics.median"),
+    ])
+    nb.metadata.kernelspec = {"name": "gillab", "display_name": browsers.kernel_display_name(),
+                              "language": "python"}
+    nbformat.write(nb, os.path.join(server.root, "tools.ipynb"))
+    with open(os.path.join(server.root, "spin.py"), "w") as f:
+        f.write("def spin(n):\n    return sum(range(n))\n")
+
+    report = browsers.drive(server, "tools.ipynb", timeout=180, script=browsers.EXPLORER,
+                            script_file="spin.py", inspected="median")
+
+    assert_front_end_clean(report)
+    kernel = browsers.kernel_display_name()
+    # The side panels: files, running kernels, contents, property inspector.
+    for panel in ("File Browser", "Running Terminals and Kernels", "Table of Contents",
+                  "Property Inspector"):
+        assert any(title.startswith(panel) for title in report["sidebar"]), (panel, report["sidebar"])
+    # Shift+Tab and the contextual help show the kernel's docstring of statistics.median.
+    assert "middle value" in report["tooltip"], report["tooltip"]
+    assert "middle value" in report["inspector"], report["inspector"]
+    launcher = {s["section"]: s["cards"] for s in report["launcher"]}
+    assert any(kernel in card for card in launcher.get("Notebook", [])), launcher
+    assert any(kernel in card for card in launcher.get("Console", [])), launcher
+    others = " ".join(launcher.get("Other", []))
+    for card in ("Terminal", "Text File", "Python File", "Markdown File", "Contextual Help"):
+        assert card in others, (card, launcher)
+    assert report["console"].strip() == "42", report["console"]
+    assert "def spin(n):" in report["editor"], report["editor"]
+    assert report["terminal"]
+    assert any("Keyboard Shortcuts" in entry for entry in report["settings"]), report["settings"]
+    assert report["theme"] == "JupyterLab Dark"
