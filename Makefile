@@ -21,7 +21,7 @@ APT_PACKAGES := \
 	build-essential cmake pkg-config \
 	xeus-dev libxeus6 xeus-python-dev libxeus-python0 python3-xeus-python-shell \
 	xtl-dev nlohmann-json3-dev cppzmq-dev libzmq3-dev pybind11-dev pybind11-json-dev \
-	python3-dev uuid-dev libssl-dev zlib1g-dev libgtest-dev \
+	python3-dev uuid-dev libssl-dev zlib1g-dev libgtest-dev python3-debugpy \
 	xz-utils libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \

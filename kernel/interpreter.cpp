@@ -183,7 +183,7 @@ namespace gillab
                          dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH) + ", xeus-python " +
                          dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH) +
                          "\nMagics: %gilinfo (more with %lsmagic)";
-        info["debugger"] = false;
+        info["debugger"] = true;
         info["gillab"] = {{"version", version},
                           {"xeus", dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH)},
                           {"xeus_python", dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH)},

@@ -14,6 +14,7 @@
 #include <xeus/xeus_context.hpp>
 #include <zmq.hpp>
 
+#include "debugger.hpp"
 #include "history.hpp"
 #include "interpreter.hpp"
 #include "interrupt.hpp"
@@ -65,6 +66,15 @@ namespace gillab
         _exit(0);
     }
 
+    namespace
+    {
+        std::string current_python_executable()
+        {
+            py::gil_scoped_acquire acquire;
+            return py::module_::import("sys").attr("executable").cast<std::string>();
+        }
+    }
+
     void launch(const std::string& connection_file)
     {
         // Order matters: SIGINT is blocked before the kernel's first thread,
@@ -87,6 +97,9 @@ namespace gillab
         xeus::xconfiguration config = xeus::load_configuration(connection_file);
         auto context = xeus::make_context<zmq::context_t>();
         auto interpreter = std::make_unique<gillab::interpreter>(*the_capture);
+        // The debugger (debugpy, started on the first debug request) runs its adapter with the
+        // kernel's own interpreter.
+        const nl::json debugger_config = {{"python", current_python_executable()}};
         xeus::xkernel kernel(config,
                              xeus::get_user_name(),
                              std::move(context),
@@ -94,8 +107,8 @@ namespace gillab
                              make_iopub_gate,
                              make_history_manager(),
                              nullptr,
-                             xeus::make_null_debugger,
-                             nl::json::object(),
+                             make_debugger,
+                             debugger_config,
                              nl::json::error_handler_t::replace);
         iopub_gate::instance()->set_before_publish([] { the_capture->drain(); });
         kernel.start();

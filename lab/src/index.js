@@ -17,6 +17,7 @@ const extensions = [
   import('@jupyterlab/completer-extension'),
   import('@jupyterlab/console-extension'),
   import('@jupyterlab/csvviewer-extension'),
+  import('@jupyterlab/debugger-extension'),
   import('@jupyterlab/docmanager-extension'),
   import('@jupyterlab/documentsearch-extension'),
   import('@jupyterlab/filebrowser-extension'),

@@ -7,6 +7,7 @@ import '@jupyterlab/codemirror-extension/style/index.js';
 import '@jupyterlab/completer-extension/style/index.js';
 import '@jupyterlab/console-extension/style/index.js';
 import '@jupyterlab/csvviewer-extension/style/index.js';
+import '@jupyterlab/debugger-extension/style/index.js';
 import '@jupyterlab/docmanager-extension/style/index.js';
 import '@jupyterlab/documentsearch-extension/style/index.js';
 import '@jupyterlab/filebrowser-extension/style/index.js';

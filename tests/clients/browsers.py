@@ -1,5 +1,6 @@
 """Jupyter servers on loopback (gillab's Lab, the classic Notebook) driven by headless Chromium
-through drive_notebook.js (run a notebook) and explore_lab.js (Lab's other tools).
+through drive_notebook.js (run a notebook), explore_lab.js (Lab's other tools) and
+debug_notebook.js (Lab's debugger).
 tests/support/loopback.py starts and stops the servers."""
 
 import json
@@ -17,6 +18,7 @@ PLAYWRIGHT = os.path.join(REPO, "lab", "node_modules", "playwright-core")
 HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVER = os.path.join(HERE, "drive_notebook.js")
 EXPLORER = os.path.join(HERE, "explore_lab.js")
+DEBUGGER = os.path.join(HERE, "debug_notebook.js")
 SCREENSHOTS = os.path.join(REPO, "build", "clients")
 CHROMIUM = "/usr/bin/chromium"
 

@@ -8,18 +8,9 @@
 // with the reason on stderr.
 const path = require('path');
 const { launch, watchErrors } = require('./chromium.js');
+const { openNotebook, menu, kernelIdle } = require('./lab_ui.js');
 
 const job = JSON.parse(process.argv[2]);
-
-async function menu(page, ...labels) {
-  await page.locator('.lm-MenuBar-itemLabel', { hasText: new RegExp(`^${labels[0]}$`) }).click();
-  for (const label of labels.slice(1, -1)) {
-    await page.locator('.lm-Menu-itemLabel', { hasText: new RegExp(`^${label}$`) }).hover();
-  }
-  await page.locator('.lm-Menu-itemLabel', { hasText: new RegExp(`^${labels[labels.length - 1]}$`) }).click();
-}
-
-const idle = page => page.locator('.jp-StatusBar-Widget', { hasText: `${job.kernel} | Idle` }).first().waitFor();
 
 async function main() {
   const browser = await launch(job);
@@ -30,15 +21,12 @@ async function main() {
     page.setDefaultTimeout(job.timeoutMs);
     Object.assign(report, watchErrors(page));
 
-    await page.goto(`${job.url}lab/tree/${encodeURI(job.path)}?token=${job.token}`);
-    await page.waitForSelector('body[data-gillab-ready="true"]', { state: 'attached' });
-    await page.waitForSelector('.jp-NotebookPanel .jp-Notebook .jp-Cell');
-    await idle(page);
+    await openNotebook(page, job);
     report.sidebar = await page.$$eval('.lm-TabBar-tab[title]', tabs => tabs.map(t => t.title));
     await menu(page, 'Run', 'Run All Cells');
     await page.waitForFunction(() =>
       [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].every(p => /\[\d+\]/.test(p.textContent)));
-    await idle(page);
+    await kernelIdle(page, job);
 
     // Shift+Tab at the end of the last cell: the kernel's docstring in a tooltip.
     const editor = page.locator('.jp-CodeCell .cm-content').last();

@@ -246,9 +246,9 @@ def test_lab_offers_the_tools_a_student_reaches_for(start_server):
 
     assert_front_end_clean(report)
     kernel = browsers.kernel_display_name()
-    # The side panels: files, running kernels, contents, property inspector.
+    # The side panels: files, running kernels, contents, property inspector, debugger.
     for panel in ("File Browser", "Running Terminals and Kernels", "Table of Contents",
-                  "Property Inspector"):
+                  "Property Inspector", "Debugger"):
         assert any(title.startswith(panel) for title in report["sidebar"]), (panel, report["sidebar"])
     # Shift+Tab and the contextual help show the kernel's docstring of statistics.median.
     assert "middle value" in report["tooltip"], report["tooltip"]
@@ -264,3 +264,44 @@ def test_lab_offers_the_tools_a_student_reaches_for(start_server):
     assert report["terminal"]
     assert any("Keyboard Shortcuts" in entry for entry in report["settings"]), report["settings"]
     assert report["theme"] == "JupyterLab Dark"
+
+
+# A worker thread runs `work`; the student stops in it, on `return total` (line 7).
+THREADED_CELL = """\
+import threading
+
+def work(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+results = []
+worker = threading.Thread(target=lambda: results.append(work(4)), name="worker")
+worker.start()
+worker.join()
+print("worker returned", results[0])
+"""
+
+
+def test_a_breakpoint_in_a_threads_function_stops_there_in_labs_debugger(start_server):
+    require("lab")
+    server = start_server("lab")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(THREADED_CELL)])
+    nb.metadata.kernelspec = {"name": "gillab", "display_name": browsers.kernel_display_name(),
+                              "language": "python"}
+    nbformat.write(nb, os.path.join(server.root, "debug.ipynb"))
+    os.makedirs(README_IMAGES, exist_ok=True)
+
+    report = browsers.drive(server, "debug.ipynb", timeout=180, script=browsers.DEBUGGER, breakLine=7,
+                            shot=os.path.join(README_IMAGES, "debugger.png"))
+
+    assert_front_end_clean(report)
+    assert len(report["breakpoints"]) == 1, report["breakpoints"]
+    names = [frame["name"] for frame in report["callstack"]]
+    # Stopped in the worker thread: `work` on top, called from the thread's lambda (the main
+    # thread's stack would end in the cell's <module>; threading's own frames are not the student's).
+    assert names[:2] == ["work", "<lambda>"], report["callstack"]
+    assert "<module>" not in names, names
+    assert "total" in report["variables"] and "n" in report["variables"], report["variables"]
+    assert "worker returned 6" in "\n".join(report["output"]), report["output"]

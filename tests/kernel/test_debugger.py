@@ -1,0 +1,152 @@
+"""The kernel's debugger (xeus-python's, on Debian's debugpy) over the control channel, as
+JupyterLab's debugger panel drives it: a breakpoint in a function that a thread runs stops that
+thread, its call stack and the threads are shown, and `continue` lets the cell finish."""
+
+import queue
+import time
+
+import pytest
+
+from conftest import Kernel
+
+# The cell a student debugs: a worker thread runs `work`; the breakpoint is on BREAK_LINE.
+THREADED_CELL = """\
+import threading
+
+def work(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+results = []
+worker = threading.Thread(target=lambda: results.append(work(4)), name="worker")
+worker.start()
+worker.join()
+print("worker returned", results[0])
+"""
+BREAK_LINE = 6  # total += i
+
+
+class Debugger:
+    """Debug Adapter Protocol requests in debug_request messages, answered on control."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.seq = 0
+        self.stderr = []  # stderr text that reached IOPub while the debugger ran
+
+    def request(self, command, arguments=None, timeout=30):
+        self.seq += 1
+        msg = self.kernel.client.session.msg("debug_request", {
+            "type": "request", "seq": self.seq, "command": command, "arguments": arguments or {}})
+        self.kernel.client.control_channel.send(msg)
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.kernel.client.get_control_msg(timeout=max(0.1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+                assert reply["msg_type"] == "debug_reply", reply["msg_type"]
+                return reply["content"]
+
+    def ok(self, command, arguments=None, timeout=30):
+        content = self.request(command, arguments, timeout)
+        assert content.get("success"), (command, content)
+        return content
+
+    def start(self):
+        self.ok("initialize", {
+            "clientID": "gillab-tests", "clientName": "gillab-tests", "adapterID": "", "pathFormat": "path",
+            "linesStartAt1": True, "columnsStartAt1": True, "supportsVariableType": True,
+            "supportsVariablePaging": True, "supportsRunInTerminalRequest": True, "locale": "en"})
+        self.ok("attach")
+
+    def event(self, name, timeout=60):
+        """The next debug_event of that name on IOPub; other messages are kept in `others`."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                msg = self.kernel.client.get_iopub_msg(timeout=1)
+            except queue.Empty:
+                continue
+            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stderr":
+                self.stderr.append(msg["content"]["text"])
+            if msg["msg_type"] == "debug_event" and msg["content"].get("event") == name:
+                return msg["content"]
+        raise TimeoutError(f"no {name!r} debug event within {timeout} s")
+
+
+@pytest.fixture
+def debugger_kernel():
+    k = Kernel()
+    yield k
+    k.shutdown()
+
+
+def test_kernel_info_announces_the_debugger(kernel):
+    reply = kernel.shell_reply(kernel.client.kernel_info(), timeout=30)
+    assert reply["content"]["debugger"] is True
+
+
+def test_debug_info_before_the_debugger_starts_tells_how_cells_are_named(debugger_kernel):
+    info = Debugger(debugger_kernel).ok("debugInfo")["body"]
+    assert info["isStarted"] is False
+    assert info["hashMethod"] == "Murmur2"
+    assert info["tmpFileSuffix"] == ".py"
+    assert info["tmpFilePrefix"], info
+    assert info["breakpoints"] == []
+
+
+def test_modules_are_listed_before_and_after_the_debugger_starts(debugger_kernel):
+    """JupyterLab asks after every cell, whether or not the debugger runs."""
+    dbg = Debugger(debugger_kernel)
+    for started in (False, True):
+        body = dbg.ok("modules")["body"]
+        names = {m["name"]: m["path"] for m in body["modules"]}
+        assert body["totalModules"] == len(body["modules"]) > 10
+        assert names["threading"].endswith("threading.py"), names.get("threading")
+        assert len(dbg.ok("modules", {"startModule": 2, "moduleCount": 3})["body"]["modules"]) == 3
+        if not started:
+            dbg.start()
+
+
+def test_a_breakpoint_in_a_threads_function_stops_that_thread_and_continue_finishes_the_cell(debugger_kernel):
+    k = debugger_kernel
+    dbg = Debugger(k)
+    dbg.start()
+    assert dbg.ok("debugInfo")["body"]["isStarted"] is True
+
+    source = dbg.ok("dumpCell", {"code": THREADED_CELL})["body"]["sourcePath"]
+    placed = dbg.ok("setBreakpoints", {"source": {"path": source}, "breakpoints": [{"line": BREAK_LINE}],
+                                       "sourceModified": False})["body"]["breakpoints"]
+    assert [b["verified"] for b in placed] == [True], placed
+    dbg.ok("configurationDone")
+    listed = dbg.ok("debugInfo")["body"]["breakpoints"]
+    assert [(b["source"], [p["line"] for p in b["breakpoints"]]) for b in listed] == [(source, [BREAK_LINE])]
+
+    msg_id = k.client.execute(THREADED_CELL)
+    stopped = dbg.event("stopped")["body"]
+    assert stopped["reason"] == "breakpoint", stopped
+
+    threads = {t["id"]: t["name"] for t in dbg.ok("threads")["body"]["threads"]}
+    assert threads.get(stopped["threadId"]) == "worker", threads
+    frames = dbg.ok("stackTrace", {"threadId": stopped["threadId"]})["body"]["stackFrames"]
+    top = frames[0]
+    assert (top["name"], top["line"], top["source"]["path"]) == ("work", BREAK_LINE, source), frames
+
+    # The stopped frame's locals are there to inspect.
+    scopes = dbg.ok("scopes", {"frameId": top["id"]})["body"]["scopes"]
+    local_names = {v["name"]: v["value"] for v in dbg.ok(
+        "variables", {"variablesReference": scopes[0]["variablesReference"]})["body"]["variables"]}
+    assert local_names.get("n") == "4", local_names
+
+    # Breakpoints off, continue: the cell finishes as it would without the debugger.
+    dbg.ok("setBreakpoints", {"source": {"path": source}, "breakpoints": [], "sourceModified": False})
+    dbg.ok("continue", {"threadId": stopped["threadId"]})
+    reply = k.shell_reply(msg_id, timeout=60)
+    assert reply["content"]["status"] == "ok", reply["content"]
+
+    dbg.ok("disconnect", {"restart": False, "terminateDebuggee": False})
+    # debugpy's start-up says nothing in the notebook (a stderr line would zero a graded cell).
+    assert not dbg.stderr, dbg.stderr
+    assert k.eval("results") == [6]
+    assert k.eval("1 + 1") == 2
