@@ -19,4 +19,33 @@ function watchErrors(page) {
   return errors;
 }
 
-module.exports = { launch, watchErrors };
+// Runs steps(page, report) in a fresh 1400x1000 page and prints the report as the last line of
+// stdout; on failure the page's screenshot goes to job.screenshots/<name>-failure.png, the report
+// so far into the error, and the process exits 1 with it on stderr.
+function runInPage(job, name, steps) {
+  const run = async () => {
+    const browser = await launch(job);
+    const report = {};
+    let page;
+    try {
+      page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      page.setDefaultTimeout(job.timeoutMs);
+      Object.assign(report, watchErrors(page));
+      await steps(page, report);
+      process.stdout.write(JSON.stringify(report) + '\n');
+    } catch (error) {
+      const shot = require('path').join(job.screenshots, `${name}-failure.png`);
+      if (page) await page.screenshot({ path: shot }).catch(() => {});
+      error.message += `\nreport so far: ${JSON.stringify(report).slice(0, 3000)}`;
+      throw error;
+    } finally {
+      await browser.close();
+    }
+  };
+  run().catch(error => {
+    process.stderr.write(`${error.stack || error}\n`);
+    process.exit(1);
+  });
+}
+
+module.exports = { launch, watchErrors, runInPage };

@@ -5,66 +5,45 @@
 // code cell runs a function in a thread, job.breakLine the line (from 1) to stop on, job.shot a png
 // path for the paused window. Prints a JSON report as the last line of stdout; failures exit
 // non-zero with the reason on stderr.
-const path = require('path');
-const { launch, watchErrors } = require('./chromium.js');
+const { runInPage } = require('./chromium.js');
 const { openNotebook, kernelIdle } = require('./lab_ui.js');
 
 const job = JSON.parse(process.argv[2]);
 
-async function main() {
-  const browser = await launch(job);
-  const report = {};
-  let page;
-  try {
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    page.setDefaultTimeout(job.timeoutMs);
-    Object.assign(report, watchErrors(page));
-    await openNotebook(page, job);
+runInPage(job, 'lab-debugger', async (page, report) => {
+  await openNotebook(page, job);
 
-    // The toolbar's bug button turns on once the kernel says it has a debugger.
-    await page.waitForFunction(() => {
-      const bug = document.querySelector('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton');
-      return bug && !bug.disabled && !bug.closest('[disabled]');
-    });
-    await page.locator('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton').first().click();
-    await page.waitForSelector('.jp-DebuggerSidebar .jp-DebuggerCallstack');
+  // The toolbar's bug button turns on once the kernel says it has a debugger.
+  await page.waitForFunction(() => {
+    const bug = document.querySelector('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton');
+    return bug && !bug.disabled && !bug.closest('[disabled]');
+  });
+  await page.locator('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton').first().click();
+  await page.waitForSelector('.jp-DebuggerSidebar .jp-DebuggerCallstack');
 
-    // The breakpoint gutter, level with the line.
-    const cell = page.locator('.jp-Notebook .jp-CodeCell').first();
-    const line = await cell.locator('.cm-line').nth(job.breakLine - 1).boundingBox();
-    const gutter = await cell.locator('.cm-gutter.cm-breakpoint-gutter').boundingBox();
-    await page.mouse.click(gutter.x + gutter.width / 2, line.y + line.height / 2);
-    await page.locator('.jp-DebuggerBreakpoint').first().waitFor();
-    report.breakpoints = await page.$$eval('.jp-DebuggerBreakpoint', els => els.map(e => e.textContent.trim()));
+  // The breakpoint gutter, level with the line.
+  const cell = page.locator('.jp-Notebook .jp-CodeCell').first();
+  const line = await cell.locator('.cm-line').nth(job.breakLine - 1).boundingBox();
+  const gutter = await cell.locator('.cm-gutter.cm-breakpoint-gutter').boundingBox();
+  await page.mouse.click(gutter.x + gutter.width / 2, line.y + line.height / 2);
+  await page.locator('.jp-DebuggerBreakpoint').first().waitFor();
+  report.breakpoints = await page.$$eval('.jp-DebuggerBreakpoint', els => els.map(e => e.textContent.trim()));
 
-    await cell.click();
-    await page.keyboard.press('Control+Enter');
-    await page.locator('.jp-DebuggerCallstackFrame-name', { hasText: /^work$/ }).waitFor();
-    report.callstack = await page.$$eval('.jp-DebuggerCallstackFrame', frames => frames.map(f => ({
-      name: f.querySelector('.jp-DebuggerCallstackFrame-name')?.textContent.trim(),
-      location: f.querySelector('.jp-DebuggerCallstackFrame-location')?.textContent.trim()
-    })));
-    // The stopped frame's locals fill the variables panel once the kernel has answered.
-    await page.locator('.jp-DebuggerVariables', { hasText: 'total' }).waitFor({ timeout: 30000 }).catch(() => {});
-    report.variables = await page.locator('.jp-DebuggerVariables').innerText();
-    if (job.shot) await page.screenshot({ path: job.shot });
+  await cell.click();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('.jp-DebuggerCallstackFrame-name', { hasText: /^work$/ }).waitFor();
+  report.callstack = await page.$$eval('.jp-DebuggerCallstackFrame', frames => frames.map(f => ({
+    name: f.querySelector('.jp-DebuggerCallstackFrame-name')?.textContent.trim(),
+    location: f.querySelector('.jp-DebuggerCallstackFrame-location')?.textContent.trim()
+  })));
+  // The stopped frame's locals fill the variables panel once the kernel has answered.
+  await page.locator('.jp-DebuggerVariables', { hasText: 'total' }).waitFor({ timeout: 30000 }).catch(() => {});
+  report.variables = await page.locator('.jp-DebuggerVariables').innerText();
+  if (job.shot) await page.screenshot({ path: job.shot });
 
-    // Continue from the call stack's toolbar; the cell then finishes.
-    await page.locator('.jp-DebuggerSidebar [title^="Continue"]').first().click();
-    await page.locator('.jp-CodeCell .jp-InputPrompt', { hasText: /\[\d+\]/ }).first().waitFor();
-    await kernelIdle(page, job);
-    report.output = await cell.locator('.jp-OutputArea-output').allInnerTexts();
-    process.stdout.write(JSON.stringify(report) + '\n');
-  } catch (error) {
-    if (page) await page.screenshot({ path: path.join(job.screenshots, 'lab-debugger-failure.png') }).catch(() => {});
-    error.message += `\nreport so far: ${JSON.stringify(report).slice(0, 3000)}`;
-    throw error;
-  } finally {
-    await browser.close();
-  }
-}
-
-main().catch(error => {
-  process.stderr.write(`${error.stack || error}\n`);
-  process.exit(1);
+  // Continue from the call stack's toolbar; the cell then finishes.
+  await page.locator('.jp-DebuggerSidebar [title^="Continue"]').first().click();
+  await page.locator('.jp-CodeCell .jp-InputPrompt', { hasText: /\[\d+\]/ }).first().waitFor();
+  await kernelIdle(page, job);
+  report.output = await cell.locator('.jp-OutputArea-output').allInnerTexts();
 });
