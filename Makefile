@@ -25,7 +25,7 @@ APT_PACKAGES := \
 	xz-utils libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
-	python3-matplotlib python3-numpy python3-pandas \
+	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind bubblewrap
 
@@ -143,6 +143,7 @@ bench: build
 	$(RUN_ENV) $(PYTHON) bench/gilwatch_overhead
 	$(RUN_ENV) $(PYTHON) bench/switchinterval_python
 	$(RUN_ENV) $(PYTHON) bench/grading
+	$(RUN_ENV) $(PYTHON) bench/chart_cost
 	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
 # 20 kernels at once through one jupyter_server; the suite's tests/clients/test_load.py runs 6.

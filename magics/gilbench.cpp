@@ -16,6 +16,7 @@
 #include "core/cell_module.hpp"
 #include "core/clock.hpp"
 #include "core/interruptible.hpp"
+#include "core/number_format.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -417,7 +418,7 @@ except subprocess.TimeoutExpired:
         std::string status_line(const configuration& config, long long r, const options& o, std::size_t c, std::size_t total)
         {
             std::ostringstream status;
-            status << config.mode << " x " << config.workers << " workers, " << config.jobs << " jobs, "
+            status << config.mode << " x " << count_text(config.workers, "worker") << ", " << count_text(config.jobs, "job") << ", "
                    << (r < 0 ? std::string("peak memory in a fresh process")
                              : r < o.warmup ? "warm-up " + std::to_string(r + 1)
                                             : "run " + std::to_string(r - o.warmup + 1) + "/" + std::to_string(o.repeats))

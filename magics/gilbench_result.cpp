@@ -9,6 +9,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "core/budget.hpp"
+#include "core/number_format.hpp"
 #include "core/py_result.hpp"
 #include "gilbench.hpp"
 
@@ -88,8 +89,8 @@ namespace gillab
                 over_budget |= m.over_budget;
                 if (m.results_match || m.walls.empty()) continue;
                 mismatches.push_back((o.python_given ? b.label + ": " : std::string()) + m.config.mode + " with " +
-                                     std::to_string(m.config.workers) + " workers (" + std::to_string(m.config.jobs) +
-                                     " jobs) returned different results from sequential");
+                                     count_text(m.config.workers, "worker") + " (" + count_text(m.config.jobs, "job") +
+                                     ") returned different results from sequential");
             }
         }
         // The preset's published figures only beside its own job: another job is not what was published.
@@ -97,11 +98,13 @@ namespace gillab
         Result result;
         result.magic = "gilbench";
         const long long cpus = cpu_count();
+        // One count reads "1 job"; several, "100 / 1,000 / 10,000 jobs" (a comma would split 1,000).
         std::string jobs_text;
-        for (long long n : o.jobs) jobs_text += (jobs_text.empty() ? "" : ",") + std::to_string(n);
+        for (long long n : o.jobs) jobs_text += (jobs_text.empty() ? "" : " / ") + grouped(n);
+        jobs_text = o.jobs.size() == 1 ? count_text(o.jobs.front(), "job") : jobs_text + " jobs";
         result.table.title = "gilbench" + (o.preset ? " --preset " + o.preset->name : std::string()) + ": " +
-                             jobs_text + (o.weak_scaling ? " jobs per worker" : " jobs") + ", median of " +
-                             std::to_string(o.repeats) + " run(s), " + std::to_string(cpus) + " CPUs";
+                             jobs_text + (o.weak_scaling ? " per worker" : "") + ", median of " +
+                             count_text(o.repeats, "run") + ", " + count_text(cpus, "CPU");
         bool any_published_wall = false, any_published_speedup = false, any_published_rss = false, any_limit = false;
         for (const interpreter_rows& b : blocks)
         {
@@ -196,7 +199,7 @@ namespace gillab
                 runs.push_back(run);
 
                 if (!timed) continue;
-                const std::string suffix = (several_jobs ? " (" + std::to_string(c.base_jobs) + " jobs)" : "") + by;
+                const std::string suffix = (several_jobs ? " (" + count_text(c.base_jobs, "job") + ")" : "") + by;
                 if (c.mode == "sequential")
                 {
                     chart.rules.push_back({"sequential" + suffix, m.wall.median});
@@ -214,13 +217,13 @@ namespace gillab
                 chart.series[found->second].y.push_back(m.wall.median);
             }
         }
-        result.table.notes.push_back("speed-up: jobs per second against sequential; with " + std::to_string(cpus) +
-                                     " CPUs, CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
+        result.table.notes.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "CPU") +
+                                     ", CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
         result.table.notes.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
         if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
             result.table.notes.push_back("workers default: the library's own default, here " +
-                                         std::to_string(std::min(32LL, cpus + 4)) + " threads (min(32, CPUs+4)), " +
-                                         std::to_string(cpus) + " processes, no limit for asyncio; per-job: one worker per job.");
+                                         count_text(std::min(32LL, cpus + 4), "thread") + " (min(32, CPUs+4)), " +
+                                         count_text(cpus, "process", "processes") + ", no limit for asyncio; per-job: one worker per job.");
         if (any_limit)
             result.table.notes.push_back("fastest possible: N waits in W workers take at least ceil(N/W) waits; CPU-bound "
                                          "work at best divides the sequential time by min(workers, CPUs).");

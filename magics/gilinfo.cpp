@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include "core/child_interpreter.hpp"
+#include "core/figures.hpp"
 #include "core/registry.hpp"
 
 namespace gillab
@@ -95,8 +96,8 @@ namespace gillab
                     "built with --disable-gil (PEP 703); the 't' in python3.13t"),
                 row("GIL enabled", gil_enabled ? "yes" : "no",
                     gil_enabled ? "one thread runs Python bytecode at a time" : "threads run Python bytecode in parallel"),
-                row("switch interval", switch_interval * 1e3,
-                    "ms a thread may hold the GIL before a waiting thread asks for it"),
+                row("switch interval", ms_text(switch_interval * 1e3),
+                    "how long a thread may hold the GIL before a waiting thread asks for it"),
                 row("CPUs", static_cast<std::int64_t>(cpu_count), "os.cpu_count(): the ceiling for process speed-up"),
                 row("CPUs usable (affinity)", static_cast<std::int64_t>(usable_cpus), "what this process may actually run on"),
                 row("default ThreadPoolExecutor workers", static_cast<std::int64_t>(pool_workers),

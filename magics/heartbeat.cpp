@@ -18,6 +18,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
+#include "core/number_format.hpp"
 #include "core/published.hpp"
 #include "core/py_result.hpp"
 #include "core/registry.hpp"
@@ -219,7 +220,7 @@ namespace gillab
                 const auto count = std::count_if(waits.begin(), waits.end(),
                                                  [&](double w) { return w >= band.from_ms && w < band.to_ms; });
                 bands.push_back({{"band", band.label}, {"count", count}});
-                band_text += std::string(band.from_ms > 0 ? "," : "") + " " + band.label + ": " + std::to_string(count);
+                band_text += std::string(band.from_ms > 0 ? "," : "") + " " + band.label + ": " + grouped(count);
             }
             char ratio[200];
             if (gil.native)
@@ -233,8 +234,8 @@ namespace gillab
             result.table.notes.push_back(band_text + ".");
             if (s.recorded < s.acquisitions)
             {
-                result.table.notes.push_back(prefix + std::to_string(s.recorded) + " of " + std::to_string(s.acquisitions) +
-                                             " acquisitions are kept as samples; count, maximum and ratios cover all.");
+                result.table.notes.push_back(prefix + grouped(s.recorded) + " of " + count_text(s.acquisitions, "acquisition") +
+                                             " are kept as samples; count, maximum and ratios cover all.");
             }
             const std::string series = gil.native ? "GIL wait (native probe)" : "GIL wait (Python-thread probe)";
             chart.series.push_back(thin(prefix.empty() ? series : series + ", " + prefix.substr(0, prefix.size() - 2), x, waits));
@@ -258,7 +259,7 @@ namespace gillab
             const bool per_interpreter = all.size() > 1 || !all.front().target.is_kernel;
             const cell_run& first = all.front().cell;
             result.table.title = per_interpreter
-                ? "heartbeat: how late things ran while the cell ran, in " + std::to_string(all.size()) + " interpreter(s)"
+                ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
                 : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
             if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
             result.table.columns.insert(result.table.columns.end(),

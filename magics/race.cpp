@@ -12,6 +12,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "core/child_interpreter.hpp"
+#include "core/number_format.hpp"
 #include "core/progress.hpp"
 #include "core/published.hpp"
 #include "core/py_result.hpp"
@@ -194,9 +195,8 @@ namespace gillab
             Result result;
             result.magic = "race";
             char title[200];
-            std::snprintf(title, sizeof title, "race: %lld threads x %lld repetitions, %lld run(s) per mode", o.threads,
-                          o.iterations, o.runs);
-            result.table.title = title;
+            result.table.title = "race: " + count_text(o.threads, "thread") + " x " + count_text(o.iterations, "repetition") +
+                                 ", " + count_text(o.runs, "run") + " per mode";
             if (o.switch_interval_s)
             {
                 std::snprintf(title, sizeof title, ", switch interval %g us", *o.switch_interval_s * 1e6);

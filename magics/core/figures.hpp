@@ -2,10 +2,11 @@
 #pragma once
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "number_format.hpp"
 
 namespace gillab
 {
@@ -15,11 +16,9 @@ namespace gillab
         return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
     }
 
-    // A duration for people: "5 ms", "0.2 ms", "1500 ms".
+    // A duration for people: "5 ms", "0.2 ms", "1,500 ms", "300 ms" for 300.101.
     inline std::string ms_text(double ms)
     {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g ms", ms);
-        return text;
+        return format_short(ms) + " ms";
     }
 }

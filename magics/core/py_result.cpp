@@ -3,7 +3,10 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include <optional>
+
 #include "render.hpp"
+#include "../render/chart_png.hpp"
 
 namespace gillab
 {
@@ -40,17 +43,23 @@ namespace gillab
             return pandas.attr("DataFrame")(records(result));
         }
 
-        py::dict repr_mimebundle(const Result& result, py::object include, py::object exclude)
+        bool wanted(const std::string& mime, const py::object& include, const py::object& exclude)
         {
-            py::dict bundle = py::cast(mime_bundle(result));
-            py::dict selected;
-            for (auto item : bundle)
+            return (include.is_none() || include.contains(mime)) && (exclude.is_none() || !exclude.contains(mime));
+        }
+
+        // IPython's (data, metadata) form: the PNG's metadata gives its display size.
+        py::tuple repr_mimebundle(const Result& result, py::object include, py::object exclude)
+        {
+            std::optional<ChartImage> image;
+            if (result.chart && wanted("image/png", include, exclude)) image = chart_to_png(*result.chart);
+            const MimeBundle bundle = mime_bundle(result, image ? &*image : nullptr);
+            py::dict data;
+            for (const auto& item : bundle.data.items())
             {
-                if (!include.is_none() && !include.contains(item.first)) continue;
-                if (!exclude.is_none() && exclude.contains(item.first)) continue;
-                selected[item.first] = item.second;
+                if (wanted(item.key(), include, exclude)) data[py::str(item.key())] = py::cast(item.value());
             }
-            return selected;
+            return py::make_tuple(data, py::cast(bundle.metadata));
         }
     }
 

@@ -4,8 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "../render/base64.hpp"
-#include "../render/chart_png.hpp"
+#include "number_format.hpp"
 #include "../render/chart_text.hpp"
 #include "../render/chart_vegalite.hpp"
 
@@ -13,33 +12,6 @@ namespace gillab
 {
     namespace
     {
-        std::string format_number(double value)
-        {
-            if (!std::isfinite(value))
-            {
-                return std::isnan(value) ? "n/a" : (value > 0 ? "inf" : "-inf");
-            }
-            char buffer[64];
-            const double magnitude = std::fabs(value);
-            if (magnitude != 0.0 && (magnitude < 1e-3 || magnitude >= 1e7))
-            {
-                std::snprintf(buffer, sizeof(buffer), "%.3g", value);
-            }
-            else if (magnitude >= 100)
-            {
-                std::snprintf(buffer, sizeof(buffer), "%.1f", value);
-            }
-            else if (magnitude >= 1)
-            {
-                std::snprintf(buffer, sizeof(buffer), "%.3f", value);
-            }
-            else
-            {
-                std::snprintf(buffer, sizeof(buffer), "%.4f", value);
-            }
-            return buffer;
-        }
-
         std::string header(const Column& column)
         {
             return column.unit.empty() ? column.title : column.title + " (" + column.unit + ")";
@@ -48,6 +20,21 @@ namespace gillab
         bool is_numeric(const Cell& cell)
         {
             return std::holds_alternative<double>(cell) || std::holds_alternative<std::int64_t>(cell);
+        }
+
+        // Right-aligned: a column of numbers (blanks allowed). A number among
+        // words stays left, with the words.
+        std::vector<bool> numeric_columns(const Table& table)
+        {
+            std::vector<bool> numeric(table.columns.size(), true);
+            for (const Row& row : table.rows)
+            {
+                for (std::size_t c = 0; c < row.size() && c < numeric.size(); ++c)
+                {
+                    if (!is_numeric(row[c]) && !std::holds_alternative<std::monostate>(row[c])) numeric[c] = false;
+                }
+            }
+            return numeric;
         }
 
         std::string escape_html(const std::string& text)
@@ -89,27 +76,33 @@ namespace gillab
         }
     }
 
-    std::string format_cell(const Cell& cell)
+    std::vector<std::vector<std::string>> format_table(const Table& table)
     {
-        if (auto* i = std::get_if<std::int64_t>(&cell)) return std::to_string(*i);
-        if (auto* d = std::get_if<double>(&cell)) return format_number(*d);
-        if (auto* s = std::get_if<std::string>(&cell)) return *s;
-        return "";
+        std::vector<std::vector<std::string>> texts(table.rows.size(), std::vector<std::string>(table.columns.size()));
+        for (std::size_t c = 0; c < table.columns.size(); ++c)
+        {
+            std::vector<Cell> column;
+            for (const Row& row : table.rows) column.push_back(c < row.size() ? row[c] : Cell{});
+            const std::vector<std::string> formatted = format_column(column);
+            for (std::size_t r = 0; r < table.rows.size(); ++r) texts[r][c] = formatted[r];
+        }
+        return texts;
     }
 
     std::string render_text(const Result& result)
     {
         const Table& table = result.table;
+        const std::vector<std::vector<std::string>> texts = format_table(table);
         std::vector<std::size_t> widths;
         for (const Column& column : table.columns)
         {
             widths.push_back(display_width(header(column)));
         }
-        for (const Row& row : table.rows)
+        for (const std::vector<std::string>& row : texts)
         {
-            for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
+            for (std::size_t c = 0; c < row.size(); ++c)
             {
-                widths[c] = std::max(widths[c], display_width(format_cell(row[c])));
+                widths[c] = std::max(widths[c], display_width(row[c]));
             }
         }
         std::string out = table.title.empty() ? "" : table.title + "\n";
@@ -120,12 +113,12 @@ namespace gillab
             rule += (c ? "  " : "") + std::string(widths[c], '-');
         }
         out += "\n" + rule + "\n";
-        for (const Row& row : table.rows)
+        const std::vector<bool> numeric = numeric_columns(table);
+        for (std::size_t r = 0; r < table.rows.size(); ++r)
         {
             for (std::size_t c = 0; c < table.columns.size(); ++c)
             {
-                const Cell cell = c < row.size() ? row[c] : Cell{};
-                out += (c ? "  " : "") + pad(format_cell(cell), widths[c], is_numeric(cell));
+                out += (c ? "  " : "") + pad(texts[r][c], widths[c], numeric[c]);
             }
             out += "\n";
         }
@@ -145,9 +138,10 @@ namespace gillab
         return out;
     }
 
-    std::string render_html(const Result& result, const std::string& png_base64)
+    std::string render_html(const Result& result, const ChartImage* image)
     {
         const Table& table = result.table;
+        const std::vector<std::vector<std::string>> texts = format_table(table);
         std::string out = "<div class=\"gillab-result\">";
         out += "<table><caption style=\"text-align:left;font-weight:bold\">" + escape_html(table.title) + "</caption><thead><tr>";
         for (const Column& column : table.columns)
@@ -155,14 +149,14 @@ namespace gillab
             out += "<th>" + escape_html(header(column)) + "</th>";
         }
         out += "</tr></thead><tbody>";
-        for (const Row& row : table.rows)
+        const std::vector<bool> numeric = numeric_columns(table);
+        for (std::size_t r = 0; r < table.rows.size(); ++r)
         {
             out += "<tr>";
             for (std::size_t c = 0; c < table.columns.size(); ++c)
             {
-                const Cell cell = c < row.size() ? row[c] : Cell{};
-                out += std::string(is_numeric(cell) ? "<td style=\"text-align:right\">" : "<td style=\"text-align:left\">") +
-                       escape_html(format_cell(cell)) + "</td>";
+                out += std::string(numeric[c] ? "<td style=\"text-align:right\">" : "<td style=\"text-align:left\">") +
+                       escape_html(texts[r][c]) + "</td>";
             }
             out += "</tr>";
         }
@@ -171,10 +165,12 @@ namespace gillab
         {
             out += "<p style=\"margin:2px 0\">" + escape_html(note) + "</p>";
         }
-        if (!png_base64.empty())
+        if (image && !image->png_base64.empty())
         {
-            out += "<img alt=\"" + escape_html(result.chart ? result.chart->title : "") +
-                   "\" src=\"data:image/png;base64," + png_base64 + "\"/>";
+            // The image has twice the pixels: the size attributes keep it sharp, not huge.
+            out += "<img alt=\"" + escape_html(result.chart ? result.chart->title : "") + "\" width=\"" +
+                   std::to_string(image->width) + "\" height=\"" + std::to_string(image->height) +
+                   "\" src=\"data:image/png;base64," + image->png_base64 + "\"/>";
         }
         return out + "</div>";
     }
@@ -206,19 +202,21 @@ namespace gillab
                 {"data", result.data}};
     }
 
-    nl::json mime_bundle(const Result& result)
+    MimeBundle mime_bundle(const Result& result, const ChartImage* image)
     {
-        std::string png;
-        nl::json bundle = nl::json::object();
+        MimeBundle bundle;
         if (result.chart)
         {
-            png = base64_encode(chart_to_png(*result.chart));
-            bundle["image/png"] = png;
-            bundle["application/vnd.vegalite.v5+json"] = chart_to_vegalite(*result.chart);
+            if (image)
+            {
+                bundle.data["image/png"] = image->png_base64;
+                bundle.metadata["image/png"] = {{"width", image->width}, {"height", image->height}};
+            }
+            bundle.data["application/vnd.vegalite.v5+json"] = chart_to_vegalite(*result.chart);
         }
-        bundle["text/plain"] = render_text(result);
-        bundle["text/html"] = render_html(result, png);
-        bundle["application/json"] = render_json(result);
+        bundle.data["text/plain"] = render_text(result);
+        bundle.data["text/html"] = render_html(result, image);
+        bundle.data["application/json"] = render_json(result);
         return bundle;
     }
 }

@@ -3,19 +3,29 @@
 
 #include <string>
 
+#include <vector>
+
 #include "result.hpp"
+#include "../render/chart_png.hpp"
 
 namespace gillab
 {
-    // A cell as people read it: numbers to a sensible precision with units
-    // left to the column header.
-    std::string format_cell(const Cell& cell);
+    // Every cell as people read it ([row][column], number_format.hpp's
+    // format_column down each column); units stay in the column headers.
+    std::vector<std::vector<std::string>> format_table(const Table& table);
 
-    std::string render_text(const Result& result);                                // aligned table (+ a segment chart's strip)
-    std::string render_html(const Result& result, const std::string& png_base64);  // table (+ chart image)
-    nl::json render_json(const Result& result);                                   // versioned schema
+    std::string render_text(const Result& result);                          // aligned table (+ a segment chart's strip)
+    std::string render_html(const Result& result, const ChartImage* image);  // table (+ chart image when given)
+    nl::json render_json(const Result& result);                             // versioned schema
+
+    struct MimeBundle
+    {
+        nl::json data = nl::json::object();
+        nl::json metadata = nl::json::object();  // image/png: its display width and height
+    };
 
     // text/plain, text/html, application/json, and when there is a chart
-    // application/vnd.vegalite.v5+json and image/png.
-    nl::json mime_bundle(const Result& result);
+    // application/vnd.vegalite.v5+json, and image/png when its image is given
+    // (chart_to_png draws it; it needs Python, the rest does not).
+    MimeBundle mime_bundle(const Result& result, const ChartImage* image);
 }

@@ -84,6 +84,24 @@ namespace gillab
         std::vector<std::string> bands;
         std::vector<ChartSegment> segments;
 
+        // Bar x values are indices into the categories; other values name none.
+        std::optional<std::size_t> category_index(double x) const
+        {
+            const double rounded = std::round(x);
+            if (!(rounded >= 0 && rounded < static_cast<double>(categories.size())))
+                return std::nullopt;
+            return static_cast<std::size_t>(rounded);
+        }
+
+        // Renderers skip points with a non-finite coordinate, and bars whose
+        // index names no category.
+        bool plottable(double x, double y) const
+        {
+            if (!std::isfinite(x) || !std::isfinite(y))
+                return false;
+            return kind != Kind::grouped_bars || category_index(x).has_value();
+        }
+
         // Renderers skip segments that name no lane or band (band 0 when there
         // are no bands) or whose span is not finite and ordered.
         bool plottable(const ChartSegment& segment) const

@@ -9,6 +9,7 @@
 #include "budget.hpp"
 #include "clock.hpp"
 #include "interruptible.hpp"
+#include "number_format.hpp"
 
 namespace gillab
 {
@@ -224,8 +225,9 @@ namespace gillab
             if (left > 0)
             {
                 PyErr_SetString(PyExc_KeyboardInterrupt,
-                                (std::to_string(left) + " worker thread(s) blocked in a C call (a sleep, a read) "
-                                 "were left to finish it; they stop when it returns").c_str());
+                                (count_text(left, "worker thread") + " blocked in a C call (a sleep, a read) " +
+                                 (left == 1 ? "was left to finish it; it stops" : "were left to finish it; they stop") +
+                                 " when it returns").c_str());
                 throw py::error_already_set();
             }
             throw;

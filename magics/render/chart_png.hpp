@@ -1,31 +1,21 @@
-// Draws a Chart into a PNG image with a built-in rasterizer and bitmap font,
-// for front ends that cannot run Vega-Lite (and for saved notebooks).
+// A chart as a PNG image, drawn by matplotlib (gillab/charts.py) from the
+// chart model: real fonts, anti-aliasing, twice the display size for HiDPI.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <string>
 
 #include "core/result.hpp"
 
 namespace gillab
 {
-    struct Rgb
+    struct ChartImage
     {
-        std::uint8_t r = 0;
-        std::uint8_t g = 0;
-        std::uint8_t b = 0;
+        std::string png_base64;
+        int width = 0;   // display size in CSS pixels; the image has
+        int height = 0;  // PIXEL_RATIO (2) times as many each way
     };
 
-    constexpr bool operator==(Rgb a, Rgb b)
-    {
-        return a.r == b.r && a.g == b.g && a.b == b.b;
-    }
-
-    // Colour of the series at this index; the palette of eight repeats.
-    Rgb chart_series_colour(std::size_t series_index);
-
-    // Bytes of an 8-bit RGB PNG file. Sides are clamped to [1, 4096] pixels.
-    // Non-finite values are skipped; the same input gives the same bytes.
-    std::string chart_to_png(const Chart& chart, int width = 640, int height = 360);
+    // Needs the GIL. The first call imports matplotlib; a Python error
+    // (matplotlib missing, a drawing bug) propagates as py::error_already_set.
+    ChartImage chart_to_png(const Chart& chart);
 }

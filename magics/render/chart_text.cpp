@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <vector>
+
+#include "core/number_format.hpp"
 
 namespace gillab
 {
@@ -12,18 +13,10 @@ namespace gillab
     {
         constexpr std::size_t narrowest_strip = 20;
 
-
         std::size_t column_of(double x, double lo, double step, std::size_t columns)
         {
             const double at = std::floor((x - lo) / step);
             return static_cast<std::size_t>(std::clamp(at, 0.0, static_cast<double>(columns - 1)));
-        }
-
-        std::string number(double value)
-        {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.4g", value);
-            return text;
         }
     }
 
@@ -74,8 +67,8 @@ namespace gillab
         }
 
         std::string out = (chart.title.empty() ? std::string() : chart.title + "\n") + "'#' = most of a column, '.' = part of it; " +
-                          (chart.x_title.empty() ? std::string("x") : chart.x_title) + " " + number(lo) + " to " +
-                          number(hi) + ", " + number(step) + " per column\n";
+                          (chart.x_title.empty() ? std::string("x") : chart.x_title) + " " + format_figure(lo) + " to " +
+                          format_figure(hi) + ", " + format_figure(step) + " per column\n";
         for (std::size_t band = 0; band < band_count; ++band)
         {
             if (!chart.bands.empty())

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <optional>
 #include <string>
 
 namespace gillab
@@ -27,30 +26,14 @@ namespace gillab
             return title.empty() ? json(nullptr) : json(title);
         }
 
-        // Bar x values are indices into the categories; other values name none.
-        std::optional<std::size_t> category_index(const Chart& chart, double x)
-        {
-            const double rounded = std::round(x);
-            if (!(rounded >= 0 && rounded < static_cast<double>(chart.categories.size())))
-                return std::nullopt;
-            return static_cast<std::size_t>(rounded);
-        }
-
         json data_row(const Chart& chart, const std::string& series, double x, double y)
         {
             if (is_bars(chart))
             {
-                const std::string& category = chart.categories[*category_index(chart, x)];
+                const std::string& category = chart.categories[*chart.category_index(x)];
                 return {{"series", series}, {"category", category}, {"y", y}};
             }
             return {{"series", series}, {"x", x}, {"y", y}};
-        }
-
-        bool plottable(const Chart& chart, double x, double y)
-        {
-            if (!std::isfinite(x) || !std::isfinite(y))
-                return false;
-            return !is_bars(chart) || category_index(chart, x).has_value();
         }
 
         json data_rows(const Chart& chart)
@@ -61,7 +44,7 @@ namespace gillab
                 const std::size_t count = std::min(series.x.size(), series.y.size());
                 for (std::size_t i = 0; i < count; ++i)
                 {
-                    if (plottable(chart, series.x[i], series.y[i]))
+                    if (chart.plottable(series.x[i], series.y[i]))
                         rows.push_back(data_row(chart, series.name, series.x[i], series.y[i]));
                 }
             }

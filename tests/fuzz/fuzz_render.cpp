@@ -1,6 +1,7 @@
 // libFuzzer target for the shared renderers: arbitrary Results (any UTF-8 or
 // not, NaN and infinite figures, ragged rows, charts with stray indices)
-// through text, HTML, JSON, Vega-Lite and PNG; the bundle must serialise.
+// through text, HTML, JSON, Vega-Lite and the chart model the PNG is drawn
+// from (in Python, not here); the bundle and the model must serialise.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -9,6 +10,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include "core/render.hpp"
+#include "render/chart_model.hpp"
 
 namespace
 {
@@ -60,7 +62,8 @@ namespace
         if (in.ConsumeBool())
         {
             Chart chart;
-            chart.kind = in.ConsumeBool() ? Chart::Kind::lines : Chart::Kind::grouped_bars;
+            const Chart::Kind kinds[] = {Chart::Kind::grouped_bars, Chart::Kind::lines, Chart::Kind::segments};
+            chart.kind = kinds[in.ConsumeIntegralInRange(0, 2)];
             chart.title = text(in);
             chart.x_title = text(in);
             chart.y_title = text(in);
@@ -73,6 +76,11 @@ namespace
                 chart.series.push_back(series);
             }
             for (int r = in.ConsumeIntegralInRange(0, 3); r > 0; --r) chart.rules.push_back({text(in), figure(in)});
+            for (int l = in.ConsumeIntegralInRange(0, 4); l > 0; --l) chart.lanes.push_back(text(in));
+            for (int b = in.ConsumeIntegralInRange(0, 3); b > 0; --b) chart.bands.push_back(text(in));
+            for (int g = in.ConsumeIntegralInRange(0, 16); g > 0; --g)
+                chart.segments.push_back({in.ConsumeIntegralInRange<std::size_t>(0, 4), in.ConsumeIntegralInRange<std::size_t>(0, 5),
+                                          figure(in), figure(in)});
             result.chart = chart;
         }
         return result;
@@ -84,8 +92,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FuzzedDataProvider in(data, size);
     const Result result = generated(in);
     render_text(result);
-    render_html(result, "");
+    const ChartImage image{"iVBORw0KGgo=", 640, 360};
+    render_html(result, &image);
     // The kernel sends bundles with invalid UTF-8 replaced, as here.
-    mime_bundle(result).dump(-1, ' ', false, nl::json::error_handler_t::replace);
+    const MimeBundle bundle = mime_bundle(result, result.chart ? &image : nullptr);
+    bundle.data.dump(-1, ' ', false, nl::json::error_handler_t::replace);
+    bundle.metadata.dump();
+    if (result.chart) chart_to_model(*result.chart).dump(-1, ' ', false, nl::json::error_handler_t::replace);
     return 0;
 }

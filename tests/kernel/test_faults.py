@@ -202,7 +202,7 @@ def test_worker_threads_stuck_in_a_sleep_are_left_behind_and_the_kernel_goes_on(
     answered = time.monotonic() - started
     content = result.reply["content"]
     assert content["ename"] == "KeyboardInterrupt", content
-    assert "2 worker thread(s) blocked in a C call" in content["evalue"]
+    assert "2 worker threads blocked in a C call" in content["evalue"]
     assert answered < 1.5 + 12 - 2, answered  # well before the sleeps end
     started = time.monotonic()
     assert kernel.eval("1+1") == 2

@@ -16,6 +16,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 
 from conftest import REPO, Kernel
+from pngs import png_of
 
 PACKAGE_DIR = os.path.join(REPO, "build", "prefix", "lib", "gillab", "python")
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(100_000):\n        total += k\n    return total + i\n"
@@ -101,6 +102,17 @@ def test_gilbench_gives_the_same_rows_fields_and_progress(ipykernel, kernel):
     assert all(u["content"]["transient"]["display_id"] == display_id for u in updates)
     assert "done" in updates[-1]["content"]["data"]["text/plain"]
     assert ours.stream("stderr") == ""
+
+
+def test_charts_are_the_same_matplotlib_png_as_in_the_gillab_kernel(ipykernel, kernel):
+    shown = {}
+    for name, k in (("ipykernel", ipykernel), ("gillab", kernel)):
+        result = k.execute("%switchinterval --timeline --sweep 5ms,1ms --duration 100ms", timeout=60)
+        assert result.status == "ok", result.reply["content"]
+        content = result.of_type("execute_result")[-1]["content"]
+        shown[name] = png_of(content["data"], content["metadata"])
+        assert result.stream("stderr") == ""
+    assert shown["ipykernel"].size == shown["gillab"].size
 
 
 def test_asyncio_mode_runs_inside_ipykernels_event_loop(ipykernel):

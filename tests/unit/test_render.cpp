@@ -32,7 +32,8 @@ TEST(RenderText, AlignedTableWithUnitsInHeaders)
 {
     std::string text = render_text(sample_result(false));
     EXPECT_NE(text.find("Wall (s)"), std::string::npos) << text;
-    EXPECT_NE(text.find("1.235"), std::string::npos) << text;
+    EXPECT_NE(text.find("1.23"), std::string::npos) << text;
+    EXPECT_NE(text.find("0.500"), std::string::npos) << text;  // the column's significant digits
     EXPECT_NE(text.find("a note"), std::string::npos) << text;
     // every table line has the same width as the rule under the header
     std::vector<std::string> lines;
@@ -45,7 +46,7 @@ TEST(RenderText, AlignedTableWithUnitsInHeaders)
 
 TEST(RenderHtml, EscapesText)
 {
-    std::string html = render_html(sample_result(false), "");
+    std::string html = render_html(sample_result(false), nullptr);
     EXPECT_NE(html.find("processes&lt;b&gt;"), std::string::npos);
     EXPECT_EQ(html.find("<img"), std::string::npos);
 }
@@ -59,14 +60,38 @@ TEST(RenderJson, VersionedRecords)
     EXPECT_EQ(json["data"]["answer"], 42);
 }
 
-TEST(MimeBundle, ChartAddsVegaLiteAndPng)
+TEST(MimeBundle, ChartAddsVegaLiteAndTheGivenPngWithItsDisplaySize)
 {
-    nl::json plain = mime_bundle(sample_result(false));
-    EXPECT_FALSE(plain.contains("image/png"));
-    nl::json charted = mime_bundle(sample_result(true));
-    EXPECT_TRUE(charted.contains("image/png"));
-    EXPECT_TRUE(charted.contains("application/vnd.vegalite.v5+json"));
-    EXPECT_NE(charted["text/html"].get<std::string>().find("<img"), std::string::npos);
+    const ChartImage image{"iVBORw0KGgo=", 640, 360};
+    MimeBundle plain = mime_bundle(sample_result(false), &image);
+    EXPECT_FALSE(plain.data.contains("image/png"));
+    EXPECT_TRUE(plain.metadata.empty());
+    MimeBundle charted = mime_bundle(sample_result(true), &image);
+    EXPECT_EQ(charted.data["image/png"], "iVBORw0KGgo=");
+    EXPECT_EQ(charted.metadata["image/png"], nl::json({{"width", 640}, {"height", 360}}));
+    EXPECT_TRUE(charted.data.contains("application/vnd.vegalite.v5+json"));
+    const std::string html = charted.data["text/html"];
+    EXPECT_NE(html.find("<img alt=\"chart\" width=\"640\" height=\"360\" src=\"data:image/png;base64,iVBORw0KGgo=\""),
+              std::string::npos) << html;
+    // without an image (no Python to draw it) the rest is still there
+    MimeBundle undrawn = mime_bundle(sample_result(true), nullptr);
+    EXPECT_FALSE(undrawn.data.contains("image/png"));
+    EXPECT_TRUE(undrawn.data.contains("application/vnd.vegalite.v5+json"));
+    EXPECT_EQ(undrawn.data["text/html"].get<std::string>().find("<img"), std::string::npos);
+}
+
+TEST(RenderText, NumbersGetSeparatorsAndOneSignificanceDownAColumn)
+{
+    Result result;
+    result.table.columns = {{"rate", "spinner rate", "steps/s"}, {"count", "count", ""}};
+    result.table.rows = {{318513.4, std::int64_t(12345)}, {1234.5678, std::int64_t(2)}};
+    const std::string text = render_text(result);
+    EXPECT_NE(text.find("spinner rate (steps/s)"), std::string::npos) << text;
+    EXPECT_NE(text.find("318,513"), std::string::npos) << text;
+    EXPECT_NE(text.find("  1,235"), std::string::npos) << text;  // right-aligned under 318,513
+    EXPECT_NE(text.find("12,345"), std::string::npos) << text;
+    const std::string html = render_html(result, nullptr);
+    EXPECT_NE(html.find(">318,513<"), std::string::npos) << html;
 }
 
 TEST(RenderText, SegmentChartAddsItsStripBetweenRowsAndNotes)
@@ -94,9 +119,10 @@ TEST(MimeBundle, SegmentChartGetsEveryForm)
     chart.lanes = {"thread A"};
     chart.segments = {{0, 0, 0.0, 5.0}};
     result.chart = chart;
-    const nl::json bundle = mime_bundle(result);
-    EXPECT_EQ(bundle["application/vnd.vegalite.v5+json"]["mark"]["type"], "bar");
-    EXPECT_FALSE(bundle["image/png"].get<std::string>().empty());
-    EXPECT_NE(bundle["text/html"].get<std::string>().find("<img"), std::string::npos);
-    EXPECT_NE(bundle["text/plain"].get<std::string>().find("thread A |#"), std::string::npos);
+    const ChartImage image{"iVBORw0KGgo=", 640, 160};
+    const MimeBundle bundle = mime_bundle(result, &image);
+    EXPECT_EQ(bundle.data["application/vnd.vegalite.v5+json"]["mark"]["type"], "bar");
+    EXPECT_EQ(bundle.metadata["image/png"]["height"], 160);
+    EXPECT_NE(bundle.data["text/html"].get<std::string>().find("<img"), std::string::npos);
+    EXPECT_NE(bundle.data["text/plain"].get<std::string>().find("thread A |#"), std::string::npos);
 }
