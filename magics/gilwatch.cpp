@@ -15,6 +15,7 @@
 
 #include "core/figures.hpp"
 #include "core/gil_watch.hpp"
+#include "core/number_format.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 
@@ -170,12 +171,10 @@ namespace gillab
 
             Result result;
             result.magic = "gilwatch";
-            char title[160];
-            std::snprintf(title, sizeof title, "gilwatch: who held the GIL %s (%.3g s, %zu thread(s))",
-                          mode == "span" ? "between %gilwatch start and stop" : "while the cell ran", window_s,
-                          registry.threads().size());
-            result.table.title = title;
-            result.table.columns = {{"thread", "thread", ""}, {"ident", "ident", ""}, {"held", "held the GIL", "s"},
+            result.table.title = std::string("gilwatch: who held the GIL ") +
+                                 (mode == "span" ? "between %gilwatch start and stop" : "while the cell ran") + " (" +
+                                 format_short(window_s) + " s, " + count_text(registry.threads().size(), "thread") + ")";
+            result.table.columns = {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"},
                                     {"share", "share of wall time", "%"}, {"turns", "turns", ""},
                                     {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"},
                                     {"blocked", "blocked waiting for it", "s"}};
@@ -229,11 +228,11 @@ namespace gillab
             result.table.rows.push_back({free_lane, Cell{}, h.free_s, share(h.free_s) * 100, Cell{}, Cell{}, Cell{}, Cell{}});
 
             char line[400];
-            std::snprintf(line, sizeof line,
-                          "hand-overs: %llu (CPython's switch counter, exact); %llu of them went to turns shorter than "
-                          "the gap between two samples, which no sample saw and no thread's turns count.",
-                          static_cast<unsigned long long>(w.handovers), static_cast<unsigned long long>(h.missed_turns()));
-            result.table.notes.push_back(line);
+            result.table.notes.push_back("hand-overs: " + grouped(static_cast<std::int64_t>(w.handovers)) +
+                                         " (CPython's switch counter, exact); " +
+                                         grouped(static_cast<std::int64_t>(h.missed_turns())) +
+                                         " of them went to turns shorter than the gap between two samples, which no "
+                                         "sample saw and no thread's turns count.");
             std::snprintf(line, sizeof line,
                           "GIL free %s of the time; a waiting thread had asked the holder to drop it %s of the time.",
                           percent(share(h.free_s)).c_str(), percent(share(h.contended_s)).c_str());
@@ -245,10 +244,10 @@ namespace gillab
                           ms_text(w.switch_interval_s * 1e3).c_str());
             result.table.notes.push_back(line);
             std::snprintf(line, sizeof line,
-                          "sampled every %.0f us (achieved: %.0f us on average, longest gap %.2f ms, %llu samples); a "
+                          "sampled every %.0f us (achieved: %.0f us on average, longest gap %.2f ms, %s); a "
                           "sample's state is credited with the time to the next one, so turn lengths are whole gaps.",
                           w.period_s * 1e6, w.mean_gap_s * 1e6, w.max_gap_s * 1e3,
-                          static_cast<unsigned long long>(h.samples));
+                          count_text(static_cast<std::int64_t>(h.samples), "sample").c_str());
             result.table.notes.push_back(line);
             if (h.unattributed.held_s > 0)
                 result.table.notes.push_back("unattributed: " + percent(share(h.unattributed.held_s)) +

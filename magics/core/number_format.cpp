@@ -92,7 +92,7 @@ namespace gillab
         return format_figure(value, plain ? digits_needed(value, significant_digits) : significant_digits);
     }
 
-    std::vector<std::string> format_column(const std::vector<Cell>& cells)
+    std::vector<std::string> format_column(const std::vector<Cell>& cells, bool identifier)
     {
         int digits = 1;
         for (const Cell& cell : cells)
@@ -105,7 +105,7 @@ namespace gillab
         texts.reserve(cells.size());
         for (const Cell& cell : cells)
         {
-            if (auto* i = std::get_if<std::int64_t>(&cell)) texts.push_back(grouped(*i));
+            if (auto* i = std::get_if<std::int64_t>(&cell)) texts.push_back(identifier ? std::to_string(*i) : grouped(*i));
             else if (auto* d = std::get_if<double>(&cell)) texts.push_back(format_figure(*d, digits));
             else if (auto* s = std::get_if<std::string>(&cell)) texts.push_back(*s);
             else texts.emplace_back();

@@ -33,5 +33,6 @@ namespace gillab
     // they are, empty cells empty, and every figure with the same significant
     // digits: significant_digits, or fewer when no figure of the column needs
     // more (intervals of 5, 1 and 0.2 ms stay "5", "1", "0.2").
-    std::vector<std::string> format_column(const std::vector<Cell>& cells);
+    // An identifier column (Column::identifier) prints whole numbers bare.
+    std::vector<std::string> format_column(const std::vector<Cell>& cells, bool identifier = false);
 }

@@ -83,7 +83,7 @@ namespace gillab
         {
             std::vector<Cell> column;
             for (const Row& row : table.rows) column.push_back(c < row.size() ? row[c] : Cell{});
-            const std::vector<std::string> formatted = format_column(column);
+            const std::vector<std::string> formatted = format_column(column, table.columns[c].identifier);
             for (std::size_t r = 0; r < table.rows.size(); ++r) texts[r][c] = formatted[r];
         }
         return texts;

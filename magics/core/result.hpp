@@ -26,6 +26,7 @@ namespace gillab
         std::string key;    // machine name, used in JSON
         std::string title;  // header shown to people
         std::string unit;   // "s", "ms", "x", "%", "" ...
+        bool identifier = false;  // whole numbers that name, not count (a thread's ident): no separators
     };
 
     using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;

@@ -61,6 +61,15 @@ def test_timeline_segments_grow_a_strip_per_interval_and_colour_each_thread(kern
     assert min(y for _, y in pixels_near(two, BLUE)) < min(y for _, y in pixels_near(two, ORANGE))
 
 
+def test_gilwatch_segments_render(kernel):
+    code = ("%%gilwatch\nimport threading\ndef spin():\n    n = 0\n    for _ in range(300_000):\n        n += 1\n"
+            "workers = [threading.Thread(target=spin) for _ in range(2)]\n"
+            "for w in workers: w.start()\nfor w in workers: w.join()\n")
+    data, metadata = execute_result(kernel.execute(code, timeout=60))
+    image = png_of(data, metadata)
+    assert len(pixels_near(image, BLUE)) > 200
+
+
 def test_charts_keep_their_look_whatever_the_notebook_styles_and_leave_pyplot_alone(kernel):
     kernel.ok("import matplotlib\n_saved = matplotlib.rcParams.copy()\n"
               "matplotlib.rcParams.update({'figure.facecolor': 'black', 'axes.facecolor': 'black', 'font.size': 30})")

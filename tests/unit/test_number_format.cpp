@@ -63,5 +63,7 @@ namespace gillab
     {
         const std::vector<Cell> cells = {std::int64_t(12000), std::string("n/a here"), Cell{}, 0.5};
         EXPECT_EQ(format_column(cells), (std::vector<std::string>{"12,000", "n/a here", "", "0.5"}));
+        const std::vector<Cell> idents = {std::int64_t(139823456123)};
+        EXPECT_EQ(format_column(idents, true), (std::vector<std::string>{"139823456123"}));  // names, not amounts
     }
 }
