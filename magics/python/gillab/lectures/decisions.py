@@ -32,8 +32,8 @@ SITUATIONS = [
      lambda f: f"zlib in 2 threads: {_x(f['zlib_x2'])}; Python arithmetic in 8 threads: {_x(f['python_threads_x8'])}"),
     ("C code that holds the GIL (one long call, sorted(), dtype=object)",
      "a process: no switch interval can interrupt it", 6,
-     lambda f: (f"one big-int multiply kept a waiting thread out for up to {f['long_c_worst_ms']:.0f} ms "
-                f"at a 5 ms interval")),
+     lambda f: (f"one long C call kept a waiting thread out for up to {f['long_c_worst_ms']:.0f} ms "
+                f"at the default 5 ms interval")),
     ("shared state that several threads update", "a lock around the whole read-modify-write, or per-thread results", 4,
      lambda f: (f"up to {f['worst_lost_percent']:.0f}% of updates lost without; a lock lost {f['lock_lost']} "
                 f"at x{f['lock_cost']:.1f} the time, per-thread counters at x{f['per_thread_cost']:.1f}")),
