@@ -52,7 +52,7 @@ namespace gillab
         py::tuple repr_mimebundle(const Result& result, py::object include, py::object exclude)
         {
             std::optional<ChartImage> image;
-            if (result.chart && wanted("image/png", include, exclude)) image = chart_to_png(*result.chart);
+            if (result.chart && wanted("image/png", include, exclude)) image = chart_to_png(*result.chart);  // nullopt without matplotlib
             const MimeBundle bundle = mime_bundle(result, image ? &*image : nullptr);
             py::dict data;
             for (const auto& item : bundle.data.items())

@@ -10,11 +10,21 @@ namespace gillab
 {
     namespace py = pybind11;
 
-    ChartImage chart_to_png(const Chart& chart)
+    std::optional<ChartImage> chart_to_png(const Chart& chart)
     {
         // Imported on the first chart, not with gillab: matplotlib's import is
         // most of what the first chart costs (bench/chart_cost).
-        const py::tuple drawn = py::module_::import("gillab.charts").attr("render_png")(py::cast(chart_to_model(chart)));
-        return {xtl::base64encode(drawn[0].cast<std::string>()), drawn[1].cast<int>(), drawn[2].cast<int>()};
+        py::object charts;
+        try
+        {
+            charts = py::module_::import("gillab.charts");
+        }
+        catch (py::error_already_set& e)
+        {
+            if (!e.matches(PyExc_ImportError)) throw;
+            return std::nullopt;
+        }
+        const py::tuple drawn = charts.attr("render_png")(py::cast(chart_to_model(chart)));
+        return ChartImage{xtl::base64encode(drawn[0].cast<std::string>()), drawn[1].cast<int>(), drawn[2].cast<int>()};
     }
 }

@@ -2,6 +2,7 @@
 // chart model: real fonts, anti-aliasing, twice the display size for HiDPI.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/result.hpp"
@@ -15,7 +16,9 @@ namespace gillab
         int height = 0;  // PIXEL_RATIO (2) times as many each way
     };
 
-    // Needs the GIL. The first call imports matplotlib; a Python error
-    // (matplotlib missing, a drawing bug) propagates as py::error_already_set.
-    ChartImage chart_to_png(const Chart& chart);
+    // Needs the GIL. The first call imports matplotlib. Without matplotlib
+    // (or the NumPy it needs) there is no PNG: nullopt, and the bundle keeps
+    // its table, Vega-Lite and text chart. A drawing bug propagates as
+    // py::error_already_set.
+    std::optional<ChartImage> chart_to_png(const Chart& chart);
 }

@@ -10,6 +10,7 @@ the user's pyplot state and backend alone.
 
 import io
 import math
+import warnings
 
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -233,7 +234,10 @@ def render_png(model):
         raise ValueError(f"gillab.charts: no PNG renderer for chart kind {model.get('kind')!r}; "
                          f"known: {', '.join(_DRAW)}")
     width, height = display_size(model)
-    with matplotlib.rc_context(LOOK):
+    # matplotlib warns on stderr when a layout cannot fit (constrained layout on a
+    # crowded chart): a chart's looks are no reason to zero a graded cell.
+    with matplotlib.rc_context(LOOK), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         figure = Figure(figsize=(width / DISPLAY_DPI, height / DISPLAY_DPI),
                         dpi=DISPLAY_DPI * PIXEL_RATIO, layout="constrained")
         FigureCanvasAgg(figure)
