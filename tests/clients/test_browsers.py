@@ -14,6 +14,7 @@ import browsers
 from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missing, read_notebook,
                       write_smoke_notebook)
 from loopback import JupyterServer
+from threaded_cell import THREADED_CELL  # the student stops in `work`, on `return total`
 
 LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 # What a student sees, as the README shows it: written by these tests, committed.
@@ -264,24 +265,6 @@ def test_lab_offers_the_tools_a_student_reaches_for(start_server):
     assert report["terminal"]
     assert any("Keyboard Shortcuts" in entry for entry in report["settings"]), report["settings"]
     assert report["theme"] == "JupyterLab Dark"
-
-
-# A worker thread runs `work`; the student stops in it, on `return total` (line 7).
-THREADED_CELL = """\
-import threading
-
-def work(n):
-    total = 0
-    for i in range(n):
-        total += i
-    return total
-
-results = []
-worker = threading.Thread(target=lambda: results.append(work(4)), name="worker")
-worker.start()
-worker.join()
-print("worker returned", results[0])
-"""
 
 
 def test_a_breakpoint_in_a_threads_function_stops_there_in_labs_debugger(start_server):

@@ -9,23 +9,7 @@ import pytest
 
 from conftest import Kernel
 
-# The cell a student debugs: a worker thread runs `work`; the breakpoint is on BREAK_LINE.
-THREADED_CELL = """\
-import threading
-
-def work(n):
-    total = 0
-    for i in range(n):
-        total += i
-    return total
-
-results = []
-worker = threading.Thread(target=lambda: results.append(work(4)), name="worker")
-worker.start()
-worker.join()
-print("worker returned", results[0])
-"""
-BREAK_LINE = 6  # total += i
+from threaded_cell import LOOP_LINE as BREAK_LINE, THREADED_CELL
 
 
 class Debugger:
