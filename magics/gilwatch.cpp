@@ -15,6 +15,7 @@
 
 #include "core/figures.hpp"
 #include "core/gil_watch.hpp"
+#include "core/magic_state.hpp"
 #include "core/number_format.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
@@ -306,6 +307,7 @@ namespace gillab
             {
                 if (watch) throw usage_error("%gilwatch: a watch is already running; %gilwatch stop first");
                 watch = std::make_unique<gil_watch>("gilwatch", period_s);
+                magic_state_guard::keep_interpreter_state();  // its thread hook outlives this cell
                 static bool stop_at_exit = false;
                 if (!stop_at_exit)
                 {
@@ -320,6 +322,7 @@ namespace gillab
                 if (call.args.has("period"))
                     throw usage_error("%gilwatch stop: --period belongs to %gilwatch start");
                 std::unique_ptr<gil_watch> stopped = std::move(watch);
+                magic_state_guard::keep_interpreter_state();  // the hook it removes stays removed
                 return watch_result(stopped->finish(), "span");
             }
             throw usage_error("%gilwatch: bad action " + shown(action) + "; accepted: start, stop");

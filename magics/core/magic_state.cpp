@@ -62,6 +62,11 @@ namespace gillab
         if (innermost != nullptr) innermost->m_keep_interval = true;
     }
 
+    void magic_state_guard::keep_interpreter_state()
+    {
+        if (innermost != nullptr) innermost->m_keep_state = true;
+    }
+
     std::string magic_state_guard::restore()
     {
         m_restored = true;
@@ -73,9 +78,12 @@ namespace gillab
             restored.push_back("the switch interval (a job set " + interval_text(now_s) + "; back to " +
                                interval_text(m_interval_s) + ")");
         }
-        for (py::handle name : kernel_state().attr("restore")(m_saved))
+        if (!m_keep_state)
         {
-            restored.push_back(name.cast<std::string>());
+            for (py::handle name : kernel_state().attr("restore")(m_saved))
+            {
+                restored.push_back(name.cast<std::string>());
+            }
         }
         const py::list left = process_tree().attr("started_since")(m_processes);
         if (!left.empty())

@@ -33,9 +33,16 @@ namespace gillab
         // the innermost running magic keeps the interval it finds at its end.
         static void keep_switch_interval();
 
+        // For a magic whose purpose is to change the interpreter state across
+        // cells (%gilwatch start installs its thread-start hook, stop removes
+        // it): the innermost running magic keeps the state of
+        // gillab/kernel_state.py that it finds at its end.
+        static void keep_interpreter_state();
+
     private:
         double m_interval_s;
         bool m_keep_interval = false;
+        bool m_keep_state = false;
         py::object m_processes;  // live descendants before the magic
         py::object m_saved;
         bool m_restored = false;
