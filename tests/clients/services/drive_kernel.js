@@ -52,10 +52,12 @@ async function main() {
     await kernel.shutdown();
     manager.dispose();
   }
-  process.stdout.write(JSON.stringify(report) + '\n');
+  return report;
 }
 
-main().then(() => process.exit(0), error => {
+// A report larger than the pipe's buffer is written in parts; exiting before the
+// last part is flushed cuts the JSON short, so exit from the write's callback.
+main().then(report => process.stdout.write(JSON.stringify(report) + '\n', () => process.exit(0)), error => {
   process.stderr.write(`${error && error.stack ? error.stack : error}\n`);
   process.exit(1);
 });
