@@ -31,12 +31,18 @@ def server():
     assert not leftovers, f"processes left behind: {leftovers}"
 
 
-def states_until_restarted(channels, timeout=120):
+def states_until_restarted(server, channels, dead_pid, timeout=120):
     """The kernel's execution states the server broadcasts until it reports the restart."""
     deadline = time.monotonic() + timeout
     states = []
     while "restarting" not in states and "autorestarting" not in states:
-        msg = channels._next(deadline, f"a restart notice (states so far {states})")
+        try:
+            msg = channels.next_message(deadline, "a restart notice")
+        except TimeoutError as error:
+            alive = psutil.pid_exists(dead_pid) and psutil.Process(dead_pid).status() != psutil.STATUS_ZOMBIE
+            raise AssertionError(f"{error}: states so far {states}, the killed kernel "
+                                 f"{'is still running' if alive else 'has ended'};\n"
+                                 f"server log:\n{server.process.log_tail()}") from None
         if msg["msg_type"] == "status":
             states.append(msg["content"]["execution_state"])
     return states
@@ -55,7 +61,7 @@ def test_a_cell_that_kills_the_kernel_is_reported_restarted_and_the_next_cell_ru
 
         channels.send("execute_request", {"code": KILLERS[how], "silent": False, "store_history": True,
                                           "user_expressions": {}, "allow_stdin": False, "stop_on_error": True})
-        states = states_until_restarted(channels)
+        states = states_until_restarted(server, channels, dead_pid)
         assert not psutil.pid_exists(dead_pid) or psutil.Process(dead_pid).status() == psutil.STATUS_ZOMBIE
 
         channels.wait_for_ready(timeout=120)

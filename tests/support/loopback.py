@@ -160,33 +160,50 @@ class KernelChannels:
         }))
         return msg_id
 
-    def _next(self, deadline, what):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"no {what} in time")
-        self.ws.settimeout(left)
-        try:
-            return json.loads(self.ws.recv())
-        except websocket.WebSocketTimeoutException:
-            raise TimeoutError(f"no {what} in time") from None
+    def next_message(self, deadline, what):
+        """The next message before deadline. The server pings every 30 s and recv() answers pings
+        without returning, so a plain recv() with a longer timeout never times out: frames are read
+        one by one, control frames included, and the deadline is checked after each."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {what} in time")
+            self.ws.settimeout(left)
+            try:
+                opcode, frame = self.ws.recv_data_frame(control_frame=True)
+            except websocket.WebSocketTimeoutException:
+                raise TimeoutError(f"no {what} in time") from None
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                raise ConnectionError(f"the server closed the websocket while waiting for {what}")
+            if opcode in (websocket.ABNF.OPCODE_TEXT, websocket.ABNF.OPCODE_BINARY):
+                return json.loads(frame.data)
 
     def wait_for_ready(self, timeout=60):
-        """Asks for kernel_info (again every 2 s, a request may be lost while the kernel starts)
-        until a reply comes; returns its content."""
+        """Asks for kernel_info (again every 2 s: a request may be lost while the kernel starts)
+        until both its reply and an iopub status for it have come, as jupyter_server's own nudge
+        does: after a restart the shell channel may answer before the server's iopub subscription
+        reaches the new kernel, and a cell's idle would then be lost. Returns the reply's content."""
         deadline = time.monotonic() + timeout
-        asked = set()
+        asked, reply, heard_iopub = set(), None, False
         while True:
             asked.add(self.send("kernel_info_request", {}))
             resend = min(deadline, time.monotonic() + 2)
             while time.monotonic() < resend:
                 try:
-                    msg = self._next(resend, "kernel_info_reply")
+                    msg = self.next_message(resend, "kernel_info_reply")
                 except TimeoutError:
                     break
-                if msg["msg_type"] == "kernel_info_reply" and msg["parent_header"].get("msg_id") in asked:
-                    return msg["content"]
+                if msg["parent_header"].get("msg_id") not in asked:
+                    continue
+                if msg["msg_type"] == "kernel_info_reply":
+                    reply = msg["content"]
+                elif msg["msg_type"] == "status":
+                    heard_iopub = True
+                if reply is not None and heard_iopub:
+                    return reply
             if time.monotonic() >= deadline:
-                raise TimeoutError(f"no kernel_info_reply within {timeout} s")
+                raise TimeoutError(f"no kernel_info_reply and iopub status within {timeout} s "
+                                   f"(reply {'seen' if reply else 'not seen'}, iopub {'heard' if heard_iopub else 'silent'})")
 
     def execute(self, code, timeout=120):
         """Runs code; returns (execute_reply content, the other messages it caused) once idle."""
@@ -196,7 +213,8 @@ class KernelChannels:
         messages, reply, idle = [], None, False
         deadline = time.monotonic() + timeout
         while reply is None or not idle:
-            msg = self._next(deadline, f"reply and idle for {code[:60]!r} within {timeout} s")
+            msg = self.next_message(deadline, f"reply and idle for {code[:60]!r} within {timeout} s "
+                                              f"(reply {'seen' if reply else 'not seen'})")
             if msg.get("parent_header", {}).get("msg_id") != msg_id:
                 continue
             if msg["msg_type"] == "execute_reply":
