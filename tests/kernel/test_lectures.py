@@ -146,6 +146,32 @@ def test_nbgrader_metadata_is_valid(notebook_path):
     assert 2 <= kinds["grade"] <= 4 and kinds["solution"] >= kinds["grade"], kinds
 
 
+CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
+
+
+def test_every_cell_keeps_an_id_of_its_own(notebook_path):
+    # nbformat 4.5 ids, unique and written in the file: edits keep them, so a diff shows only what changed.
+    with open(notebook_path) as f:
+        raw = json.load(f)
+    assert (raw["nbformat"], raw["nbformat_minor"]) >= (4, 5)
+    ids = [cell.get("id") for cell in raw["cells"]]
+    assert all(i and CELL_ID.match(i) for i in ids), [i for i in ids if not (i and CELL_ID.match(i))]
+    assert len(ids) == len(set(ids)), "cell ids must be unique"
+
+
+def test_no_lecture_is_twice_as_long_as_another():
+    # Prose words and cells: a lecture that outgrows the others by that much is two lectures, or
+    # plumbing that belongs in gillab.lectures.
+    sizes = {}
+    for path in NOTEBOOKS:
+        cells = nbformat.read(path, as_version=4).cells
+        sizes[os.path.basename(path)] = (sum(len(c.source.split()) for c in cells if c.cell_type == "markdown"), len(cells))
+    for measure, name in ((0, "prose words"), (1, "cells")):
+        longest = max(sizes, key=lambda n: sizes[n][measure])
+        shortest = min(sizes, key=lambda n: sizes[n][measure])
+        assert sizes[longest][measure] < 2 * sizes[shortest][measure], (name, sizes)
+
+
 def test_notebook_runs_clean_in_quick_mode(executed):
     _, nb, _, _ = executed
     problems = []

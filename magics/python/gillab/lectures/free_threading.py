@@ -5,6 +5,8 @@ The measuring happens in child processes (child_scripts/, through children.run_j
 
 import sys
 
+from IPython.display import Markdown
+
 from .. import published
 from .children import run_json
 from .tables import table
@@ -107,3 +109,84 @@ def ownership_table(found):
         rows.append((label, measured[0], published_extra, measured[1], published_shared))
     return table(["build", "one thread reading another thread's objects, against its own:", "published:",
                   "two threads sharing objects: work per second against one:", "published:"], rows)
+
+
+def build_marks_table(interpreters):
+    """Every Python 3 interpreter of `%gilinfo --interpreters -o NAME`, asked in a child
+    (child_scripts/build_marks.py) for its switch interval and free-threading marks."""
+    rows = []
+    for entry in interpreters.interpreters:
+        if entry.get("executable") and str(entry.get("version", "")).startswith("3."):
+            found = run_json(entry["executable"], "build_marks", timeout=30)
+            if found:
+                rows.append((entry["executable"], found["version"], found["switch_interval_s"], repr(found["abiflags"]),
+                             found["py_gil_disabled"], found["gil_enabled"]))
+    return table(["interpreter", "version", "getswitchinterval():", "sys.abiflags", "Py_GIL_DISABLED", "GIL on"], rows)
+
+
+def builds(default, free):
+    """(label, executable, PYTHON_GIL) of every build a comparison runs under, missing ones left out."""
+    return [(label, python, gil) for label, python, gil in (
+        ("default build", default, None), ("free-threaded", free, None), ("free-threaded, PYTHON_GIL=1", free, "1"))
+        if python]
+
+
+def _labelled(default, free):
+    """(label, --python value) of the builds a `--python` result holds (the kernel without a free build)."""
+    if not free:
+        return [("this kernel", "kernel")]
+    return [(label, python) for label, python in (("default build", default), ("free-threaded", free)) if python]
+
+
+def waiting_table(sleeps, zlib_run, default, free):
+    """Eight sleeps in eight threads and zlib in two, per build, beside the published rows."""
+    sleeps_fig, zlib_fig = published.figure("sleeps"), published.figure("zlib")
+    rows = [(label, sleeps.wall("sequential", python=python) / sleeps.wall("threads", 8, python=python),
+             2 * zlib_run.wall("sequential", python=python) / zlib_run.wall("threads", 2, python=python))
+            for label, python in _labelled(default, free)]
+    rows += [("published, GIL build (3.13.7)", sleeps_fig["speedup"], zlib_fig["speedup"]),
+             ("published, free-threaded (3.13.7t)", sleeps_fig["free_threaded_speedup"], None)]
+    return table(["build", "8 sleeps in 8 threads:", "zlib, 2 threads (work per second):"], rows, digits=2)
+
+
+def turns(yielding, default, free, intervals=("5ms", "0.5ms")):
+    """{build label: {interval: {"median_ms", "p95_ms"}}} of a `--probe yield --python` sweep."""
+    return {label: {i: {"median_ms": yielding.median(i, python=python), "p95_ms": yielding.p95(i, python=python)}
+                    for i in intervals}
+            for label, python in _labelled(default, free) if python != "kernel"}
+
+
+def turns_table(found):
+    """The yielding probe's waits per build beside the published default and free-threaded ones."""
+    fig = published.figure("yield_probe")
+    free_wait = f"about {fig['free_threaded_wait_ms']} ms"
+    rows = [(interval, *(f"{f[interval]['median_ms']:.3f} ms ({f[interval]['p95_ms']:.3f})" for f in found.values()),
+             f"{fig['rows'][interval]['median_ms']} ms", free_wait) for interval in ("5ms", "0.5ms")]
+    shown = table(["switch interval:", *(f"{label}: median wait (p95):" for label in found),
+                   "published, default 3.13.7:", "published, 3.13.7t:"], rows)
+    if "free-threaded" not in found:
+        return Markdown(shown.data + "\n\nNo free-threaded build measured here: its column is the published one.")
+    return shown
+
+
+def race_lines(race, default, free):
+    """One line per build: the updates an unlocked and a locked %%race --python run lost."""
+    def lost(python, mode):
+        return " / ".join(f"{int(n):,}" for n in race.lost(mode, python=python))
+
+    lines = [f"{label:>14}: without a lock lost {lost(python, 'unlocked')} of {race.expected:,}; "
+             f"with a lock {lost(python, 'lock')}" for label, python in _labelled(default, free) if python != "kernel"]
+    if not free:
+        lines.append("No free-threaded build here: the race above ran on this kernel only.")
+    return "\n".join(lines)
+
+
+def sharing_note(found):
+    """A sentence when the free-threaded build's two sharing threads did not get two cores (a busy
+    machine hides contention); empty otherwise."""
+    free = found.get("free-threaded")
+    if not free or free["two_cores"] >= 1.5:
+        return ""
+    return (f"Busy machine: the free-threaded build's two sharing threads kept {free['two_cores']:.2f} cores busy, "
+            "so they mostly took turns on one, and contention needs both running at the same moment. "
+            "Rerun this cell when the machine is quieter.")

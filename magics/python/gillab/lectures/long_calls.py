@@ -38,3 +38,33 @@ def measure(n=2_000_000, k=20, m=300_000):
 def calls_table(found):
     return table(["one call", "it took (ms):", "longest wait for the GIL meanwhile (ms):"],
                  [(label, f["call_ms"], f["max_gil_wait_ms"]) for label, f in found.items()], digits=1)
+
+
+
+def published_design(python, exponent=500_000, python_s=1.0, multiply_s=4.0, interval_ms=5.0):
+    """The Russian article's design, in a fresh `python` (child_scripts/long_call_wait.py): the
+    time.sleep(0) probe at `interval_ms`, beside Python arithmetic, then beside repeated multiplies
+    of 7**exponent by 11**exponent. Its figures, or None when the child gave no answer."""
+    from .children import run_json
+    return run_json(python, "long_call_wait", exponent, python_s, multiply_s, interval_ms,
+                    timeout=60 + 3 * (python_s + multiply_s))
+
+
+def published_design_table(found, exponent):
+    """{python: published_design figures} as rows beside the published ones (median ratio, worst
+    wait, worst / interval); interpreters that gave no answer are left out."""
+    from .. import published
+    fig = published.figure("long_c_op")
+    rows = []
+    for python, f in found.items():
+        if not f:
+            continue
+        py, mul = f["python"], f["multiply"]
+        rows += [(python, f"Python arithmetic ({py['waits']:,} waits)", py["median_ms"], py["worst_ms"], None, None),
+                 (python, f"7**{exponent:,} x 11**{exponent:,}, {f['multiply_ms']:.0f} ms each ({mul['waits']:,} waits)",
+                  mul["median_ms"], mul["worst_ms"], f"x{mul['median_ms'] / py['median_ms']:.3g}",
+                  f"x{mul['worst_ms'] / f['interval_ms']:.0f}")]
+    rows.append((f"published ({published.cite('long_c_op', short=True)})", "7**500,000 x 11**500,000", None,
+                 fig["worst_ms"], f"x{fig['median_ratio']}", f"x{fig['worst_over_interval']}"))
+    return table(["interpreter", f"beside the probe, at {fig['interval_ms']} ms", "median wait (ms):", "worst wait (ms):",
+                  "median against beside Python:", "worst / interval:"], rows, digits=3)
