@@ -17,3 +17,15 @@ def test_describe_and_find_python_read_gilinfo_results():
 
     assert find_python(Found(), "3.9") == "/b/3.9.18"
     assert find_python(Found(), "3.13") is None and find_python(Found(), "3.13", free_threaded=True) == "/t"
+
+
+def test_threads_allowed_fits_a_run_under_the_process_limit_and_says_so(monkeypatch):
+    import resource
+    from gillab.lectures.machine import threads_allowed
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    assert threads_allowed(10_000) == (10_000, "")
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (62_000, 62_000))
+    assert threads_allowed(10_000) == (10_000, "")
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (2048, 2048))  # gillab-grade's sandbox
+    allowed, why = threads_allowed(10_000)
+    assert allowed == 1400 and "at most 2,048 processes and threads" in why and "1,400 waits stand in for 10,000" in why

@@ -26,3 +26,16 @@ def find_python(interpreters, version, free_threaded=False):
              and bool(p.get("free_threaded_build")) == free_threaded and p.get("executable")]
     found.sort(key=parts, reverse=True)
     return found[0]["executable"] if found else None
+
+
+def threads_allowed(wanted, spare=600, step=100):
+    """(how many threads a run may start, at most `wanted`, a sentence or ""). A process limit
+    (RLIMIT_NPROC, which counts threads: a grader's sandbox sets one) leaves `spare` tasks for the
+    kernel and its children and rounds the rest down to `step`; the sentence says why the run is smaller."""
+    import resource
+    soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if soft == resource.RLIM_INFINITY or soft - spare >= wanted:
+        return wanted, ""
+    allowed = max(step, (soft - spare) // step * step)
+    return allowed, (f"This kernel may run at most {soft:,} processes and threads (RLIMIT_NPROC, set by a grader's "
+                     f"sandbox, for instance), so {allowed:,} waits stand in for {wanted:,}.")
