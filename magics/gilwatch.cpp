@@ -19,6 +19,7 @@
 #include "core/number_format.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
+#include "core/switch_interval.hpp"
 
 namespace gillab
 {
@@ -26,7 +27,15 @@ namespace gillab
 
     namespace
     {
-        constexpr double default_period_s = 50e-6;
+        // The default period follows the switch interval: a thread that wants
+        // the GIL forces a hand-over only after waiting one interval, so turns
+        // of contending threads last about an interval, and a fifth of it
+        // (1 ms at CPython's 5 ms) places their ends within a fifth of a turn
+        // at a twentieth of the wake-ups of 50 us, each of which costs the
+        // watched code where no core is free (bench/gilwatch_overhead).
+        constexpr double period_per_interval = 1.0 / 5;
+        constexpr double min_default_period_s = 50e-6;
+        constexpr double max_default_period_s = 1e-3;
         // The chart draws at most this many bars: past it, a lane's turns closer
         // than a pixel's worth of time merge into one bar.
         constexpr std::size_t max_chart_segments = 4000;
@@ -47,40 +56,50 @@ namespace gillab
                 "  %gilwatch start      start watching and keep watching across cells\n"
                 "  %gilwatch stop       stop and report the whole span\n\n"
                 "A native thread reads CPython 3.11's own GIL state (_PyRuntime.ceval.gil: whether it is held,\n"
-                "the holder's thread state, the switch counter) every --period (50 us) without taking the GIL,\n"
-                "so the cell runs as it would unwatched. Each holder is matched to its Python thread (name and\n"
-                "ident, threads that ended included) through thread-state ids recorded with the GIL held; a\n"
-                "holder it cannot prove stays 'unattributed'. Per thread: time holding the GIL and its share\n"
-                "of the cell's wall time, turns (stretches of holding with no hand-over), median and longest\n"
-                "turn, and time blocked waiting for the GIL. Overall: hand-overs (CPython's own switch counter:\n"
-                "exact), the share of time nobody held the GIL, the share during which a waiting thread had\n"
-                "asked the holder to drop it, wall and CPU time. The timeline: one lane per thread, a bar per turn.\n"
-                "Waiting: every millisecond or so the sampler also asks the OS what each thread is blocked in\n"
-                "(/proc/self/task/TID/syscall): blocked on the GIL's condition variable or mutex is waiting for\n"
-                "it. A thread woken but not yet running is not counted, so blocked_s is a lower bound.\n"
+                "the holder's thread state, the switch counter) every --period without taking the GIL, so the\n"
+                "cell runs as it would unwatched. The default period is the switch interval / 5, within 50 us\n"
+                "to 1 ms (1 ms at CPython's 5 ms): a thread that wants the GIL forces a hand-over only after\n"
+                "waiting one interval, so contending threads' turns last about an interval, and hand-overs need\n"
+                "no sampling (the switch counter counts each). Each holder is matched to its Python thread\n"
+                "(name and ident, threads that ended included) through thread-state ids recorded with the GIL\n"
+                "held; a holder it cannot prove stays 'unattributed'. Per thread: time holding the GIL and its\n"
+                "share of the cell's wall time, turns (stretches of holding with no hand-over), median and\n"
+                "longest turn, and time waiting for the GIL. Overall: hand-overs (exact), the share of time\n"
+                "nobody held the GIL, the share during which a waiting thread had asked the holder to drop it,\n"
+                "wall and CPU time. The timeline: one lane per thread, a bar per turn.\n"
+                "Waiting: every 2 ms, and after each hand-over for the thread that gave the GIL up, the sampler\n"
+                "asks the OS what threads are blocked in (/proc/self/task/TID/syscall). Blocked on the GIL's\n"
+                "condition variable means inside CPython's take_gil(); from there the GIL's own state proves the\n"
+                "thread still waits (woken and queued for a core included) until a sample shows it took the GIL:\n"
+                "a take adds one to the switch counter and makes it the last holder. A wait counts only from the\n"
+                "first poll that finds it, and a thread queued for a core before it asks again is not waiting\n"
+                "yet, so waiting_s is a lower bound.\n"
                 "Limits: each sample's state is credited with the time until the next sample, so held times are\n"
                 "unbiased at any period, but a turn shorter than the gap between two samples is seen only when a\n"
                 "sample falls inside it (it then counts as one turn of at least that gap) and is otherwise missed:\n"
                 "missed_turns says how many hand-overs no sample saw. Turn lengths are whole sample gaps. The\n"
                 "layout is checked against the running interpreter first: another version is refused with a\n"
-                "one-line error. Cost: at 50 us the sampler wakes 20,000 times a second; with a core free it runs\n"
-                "there, but where every core is busy each wake-up preempts someone, the watched code included:\n"
-                "there --period 200us or 1ms costs far less (figures: bench/gilwatch_overhead).\n"
+                "one-line error. Cost: one wake-up per period; --period 250us or 50us resolve short turns\n"
+                "finer for 4 or 20 times the wake-ups, which cost the watched code where no core is free\n"
+                "(figures: bench/gilwatch_overhead).\n"
                 "The cell runs in your namespace (%magics and top-level await work); the result object is the\n"
                 "output (-o NAME keeps it): threads (list of dicts: name, ident, native_id, held_s, held_share,\n"
-                "turns, median_turn_ms, longest_turn_ms, blocked_s, blocked_share, started_in_window,\n"
-                "alive_at_end), held_share(name), blocked_share(name), turns(name), segments(name) (each\n"
+                "turns, median_turn_ms, longest_turn_ms, waiting_s, waiting_share, started_in_window,\n"
+                "alive_at_end), held_share(name), waiting_share(name), turns(name), segments(name) (each\n"
                 "turn's start_ms/end_ms since the cell started), handovers,\n"
                 "missed_turns, idle_share, contended_share, unattributed_share, wall_s, cpu_s, period_us, rows,\n"
                 "to_dict(); name may be a thread's name or its ident.",
-                {{"period", 'p', "DURATION", "time between two samples of the GIL state (default 50us, 10us to 10ms)"},
+                {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
+                                               "interval / 5, within 50us to 1ms)"},
                  output_option()},
                 1, "start|stop: the line form, one watch across cells");
         }
 
         double read_period(const parsed_args& args)
         {
-            return args.duration("period", default_period_s, 10e-6, 10e-3);
+            const double automatic = std::clamp(switch_interval_s() * period_per_interval, min_default_period_s,
+                                                max_default_period_s);
+            return args.duration("period", automatic, 10e-6, 10e-3);
         }
 
         // ---- measure --------------------------------------------------------
@@ -117,7 +136,7 @@ namespace gillab
             std::string name;
             const known_thread* entry;  // null for the pseudo-lanes
             const holder_figures* figures;
-            double blocked_s;           // NaN: not measured
+            double waiting_s;           // NaN: not measured
         };
 
         // Turns closer than `gap_ms` merge: what a lane can show at its resolution.
@@ -165,7 +184,7 @@ namespace gillab
 
             std::vector<thread_row> rows;
             for (std::size_t i = 0; i < registry.threads().size(); ++i)
-                rows.push_back({registry.name(i), &registry.threads()[i], &h.threads[i], w.blocked_s[i]});
+                rows.push_back({registry.name(i), &registry.threads()[i], &h.threads[i], w.waiting_s[i]});
             std::stable_sort(rows.begin(), rows.end(),
                              [](const thread_row& a, const thread_row& b) { return a.figures->held_s > b.figures->held_s; });
             if (h.unattributed.held_s > 0) rows.push_back({unattributed_lane, nullptr, &h.unattributed, std::nan("")});
@@ -178,7 +197,7 @@ namespace gillab
             result.table.columns = {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"},
                                     {"share", "share of wall time", "%"}, {"turns", "turns", ""},
                                     {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"},
-                                    {"blocked", "blocked waiting for it", "s"}};
+                                    {"waiting", "waiting for it", "s"}};
             Chart chart;
             chart.kind = Chart::Kind::segments;
             chart.title = "Who held the GIL: a bar per turn";
@@ -202,7 +221,7 @@ namespace gillab
                     table_row[5] = s.median;
                     table_row[6] = s.max;
                 }
-                if (std::isfinite(row.blocked_s)) table_row[7] = row.blocked_s;
+                if (std::isfinite(row.waiting_s)) table_row[7] = row.waiting_s;
                 result.table.rows.push_back(table_row);
                 if (!f.turns.empty())
                 {
@@ -221,8 +240,8 @@ namespace gillab
                                    {"held_s", f.held_s}, {"held_share", share(f.held_s)}, {"turns", turns},
                                    {"median_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.median)},
                                    {"longest_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.max)},
-                                   {"blocked_s", number_or_null(row.blocked_s)},
-                                   {"blocked_share", number_or_null(share(row.blocked_s))},
+                                   {"waiting_s", number_or_null(row.waiting_s)},
+                                   {"waiting_share", number_or_null(share(row.waiting_s))},
                                    {"started_in_window", !row.entry->alive_at_start},
                                    {"alive_at_end", row.entry->alive_at_end}});
             }
@@ -257,18 +276,18 @@ namespace gillab
             if (w.truncated)
                 result.table.notes.push_back("the sample buffer filled: the figures cover the first " +
                                              ms_text(std::round(window_ms)) + " only.");
-            const bool waits = std::any_of(w.blocked_s.begin(), w.blocked_s.end(), [](double b) { return std::isfinite(b); });
+            const bool waits = std::any_of(w.waiting_s.begin(), w.waiting_s.end(), [](double b) { return std::isfinite(b); });
             if (waits)
             {
                 std::snprintf(line, sizeof line,
-                              "blocked waiting: how long the OS showed the thread blocked on the GIL's condition variable "
-                              "or mutex, asked every %.1f ms; a thread woken but not yet running is not counted, so it "
-                              "is a lower bound.", w.wait_round_s * 1e3);
+                              "waiting: from the first poll that found the thread blocked on the GIL's condition "
+                              "variable (polls every %.1f ms on average, and after hand-overs) until a sample showed it "
+                              "took the GIL, proven by the switch counter: a lower bound.", w.wait_round_s * 1e3);
                 result.table.notes.push_back(line);
             }
             else
             {
-                result.table.notes.push_back("blocked waiting: not measured here (/proc/self/task is not readable).");
+                result.table.notes.push_back("waiting: not measured here (/proc/self/task is not readable).");
             }
             result.chart = chart;
             result.data = {{"mode", mode}, {"threads", threads}, {"lanes", lanes},
@@ -373,14 +392,14 @@ namespace gillab
             return total;
         }
 
-        double blocked_share(const py::object& who) const
+        double waiting_share(const py::object& who) const
         {
             double total = 0;
             for (const nl::json* t : find("threads", who))
             {
-                if (!(*t)["blocked_share"].is_number())
+                if (!(*t)["waiting_share"].is_number())
                     throw py::value_error("waits were not measured for " + py::repr(who).cast<std::string>());
-                total += (*t)["blocked_share"].get<double>();
+                total += (*t)["waiting_share"].get<double>();
             }
             return total;
         }
@@ -407,8 +426,8 @@ namespace gillab
         py::class_<gilwatch_result_object, Result>(m, "GilwatchResult")
             .def("held_share", &gilwatch_result_object::held_share, "name"_a,
                  "the share of the wall time the thread(s) of this name (or ident) held the GIL, 0 to 1")
-            .def("blocked_share", &gilwatch_result_object::blocked_share, "name"_a,
-                 "the share of the wall time the thread(s) were seen blocked waiting for the GIL (a lower bound)")
+            .def("waiting_share", &gilwatch_result_object::waiting_share, "name"_a,
+                 "the share of the wall time the thread(s) were proven waiting for the GIL (a lower bound)")
             .def("turns", &gilwatch_result_object::turns, "name"_a, "how many turns the thread(s) held the GIL")
             .def("segments", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.segments(who)); },
                  "name"_a, "each turn of the thread(s) as {'start_ms', 'end_ms'} since the window opened, in order");

@@ -18,15 +18,30 @@ namespace gillab
         // 50 us sample; hand-overs every 5 ms fill it in hours.
         constexpr std::size_t max_chunks = 64;
 
-        // A round of wait polls every 1 ms, stretched so that reading the
-        // threads' /proc files costs the sampler about as much as its samples.
-        constexpr double wait_round_s = 1e-3;
+        // Every thread is asked every 2 ms (stretched when many threads make a
+        // round costly). After a hand-over, the thread that gave the GIL up is
+        // asked at each sample until it is seen waiting (a forced switch sends
+        // it straight back to take_gil) or for this many samples.
+        constexpr double wait_round_s = 2e-3;
         constexpr double wait_poll_cost_s = 0.2e-3;
+        constexpr int released_polls = 16;
 
+        // Acquire loads keep the reads in program order (free on x86), which
+        // the wait proof's two reads of the switch counter rely on.
         template <typename T>
         T load(const T* address)
         {
-            return __atomic_load_n(address, __ATOMIC_RELAXED);
+            return __atomic_load_n(address, __ATOMIC_ACQUIRE);
+        }
+
+        std::int64_t ns_since(monotonic::time_point start)
+        {
+            return std::chrono::duration_cast<std::chrono::nanoseconds>(monotonic::now() - start).count();
+        }
+
+        monotonic::duration seconds(double s)
+        {
+            return std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(s));
         }
     }
 
@@ -41,23 +56,25 @@ namespace gillab
         stop();
     }
 
-    std::size_t gil_sampler::watch_waits(int syscall_fd)
+    std::size_t gil_sampler::watch_waits(int syscall_fd, std::uintptr_t thread_state)
     {
         const std::size_t slot = m_wait_count.load(std::memory_order_relaxed);
         if (syscall_fd < 0 || slot >= max_wait_slots) return max_wait_slots;
-        m_waits[slot] = {syscall_fd, false, 0, 0};
+        m_waits[slot] = {syscall_fd, false, gil_wait_tracker(thread_state)};
         m_wait_count.store(slot + 1, std::memory_order_release);
         return slot;
     }
 
-    void gil_sampler::poll_waits()
+    void gil_sampler::poll_waits(std::uint64_t switches, bool locked, std::uintptr_t last_holder, std::uintptr_t only)
     {
         const std::size_t count = m_wait_count.load(std::memory_order_acquire);
         char line[128];
         for (std::size_t i = 0; i < count; ++i)
         {
             wait_slot& slot = m_waits[i];
-            if (slot.gone) continue;
+            if (only != 0 && slot.tracker.thread_state() != only) continue;
+            // Proven waiting already, or holding the GIL: nothing to ask.
+            if (slot.gone || slot.tracker.waiting() || (locked && last_holder == slot.tracker.thread_state())) continue;
             const ssize_t n = pread(slot.fd, line, sizeof line - 1, 0);
             if (n <= 0)
             {
@@ -66,17 +83,24 @@ namespace gillab
                 continue;
             }
             line[n] = '\0';
-            ++slot.polls;
-            // "<syscall number> <first argument, hex> ...", or "running"
+            ++m_totals.wait_polls;
+            // "<syscall number> <first argument, hex> ...", or "running". Only
+            // the condition variable: the mutex is also taken by a holder dropping the GIL.
             char* rest = nullptr;
             const long number = std::strtol(line, &rest, 10);
             if (rest == line || number != SYS_futex) continue;
             const auto address = static_cast<std::uintptr_t>(std::strtoull(rest, nullptr, 16));
-            if ((address >= m_fields.cond_from && address < m_fields.cond_to) ||
-                (address >= m_fields.mutex_from && address < m_fields.mutex_to))
-                ++slot.blocked;
+            if (address >= m_fields.cond_from && address < m_fields.cond_to)
+                slot.tracker.seen_blocked(ns_since(m_started), switches);
         }
-        ++m_totals.wait_rounds;
+    }
+
+    bool gil_sampler::waiting(std::uintptr_t thread_state) const
+    {
+        const std::size_t count = m_wait_count.load(std::memory_order_acquire);
+        for (std::size_t i = 0; i < count; ++i)
+            if (m_waits[i].tracker.thread_state() == thread_state) return m_waits[i].gone || m_waits[i].tracker.waiting();
+        return true;  // not watched: nothing to ask
     }
 
     void gil_sampler::start()
@@ -85,7 +109,7 @@ namespace gillab
         m_stop = false;
         m_count = 0;
         m_totals = {};
-        for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].polls = m_waits[i].blocked = 0;
+        for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker = gil_wait_tracker(m_waits[i].tracker.thread_state());
         m_started = monotonic::now();
         m_thread = std::thread([this] { run(); });
     }
@@ -111,23 +135,29 @@ namespace gillab
     void gil_sampler::run()
     {
         become_probe_thread("gillab-gilwatch");
-        const auto period = std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(m_period_s));
+        const auto period = seconds(m_period_s);
         auto next = m_started;
         gil_run* current = nullptr;
         std::int64_t last_ns = 0;
         auto next_wait_round = m_started;
+        std::uintptr_t current_holder = 0;  // last_holder at the previous sample
+        std::uintptr_t released = 0;        // the thread that last gave the GIL up, while it is asked
+        int released_left = 0;
         while (!m_stop.load(std::memory_order_relaxed))
         {
             sleep_until(next, m_stop);
             if (m_stop.load(std::memory_order_relaxed)) break;
-            // The newest thread-state id first (acquire keeps the loads after
-            // it): a thread state with an id up to it existed before the holder
-            // was read, which is what thread_registry's proof needs.
-            const std::uint64_t last_id = __atomic_load_n(m_fields.last_thread_id, __ATOMIC_ACQUIRE);
+            // The newest thread-state id first: a thread state with an id up
+            // to it existed before the holder was read, which is what
+            // thread_registry's proof needs. The switch counter before and
+            // after last_holder: equal, the holder read belongs to that count.
+            const std::uint64_t last_id = load(m_fields.last_thread_id);
+            const std::uint64_t switches_before = load(m_fields.switch_number);
             const bool locked = load(m_fields.locked) == 1;
-            const std::uintptr_t holder = locked ? load(m_fields.last_holder) : 0;
+            const std::uintptr_t last_holder = load(m_fields.last_holder);
             const std::uint64_t switches = load(m_fields.switch_number);
             const bool contended = load(m_fields.drop_request) != 0;
+            const std::uintptr_t holder = locked ? last_holder : 0;
             const auto now = monotonic::now();
             const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(now - m_started).count();
 
@@ -148,18 +178,33 @@ namespace gillab
             }
             ++current->samples;
             if (contended) ++current->contended;
+
+            const std::size_t watched = m_wait_count.load(std::memory_order_acquire);
+            for (std::size_t i = 0; i < watched; ++i) m_waits[i].tracker.sample(t, switches_before, last_holder, switches);
+            if (current_holder != 0 && last_holder != current_holder && switches_before == switches)
+            {
+                released = current_holder;  // it handed the GIL over
+                released_left = released_polls;
+            }
+            current_holder = last_holder;
             if (now >= next_wait_round)
             {
-                poll_waits();
-                const double round_s = std::max(wait_round_s, wait_poll_cost_s * m_wait_count.load(std::memory_order_relaxed));
-                next_wait_round = now + std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(round_s));
+                poll_waits(switches, locked, last_holder, 0);
+                ++m_totals.wait_rounds;
+                next_wait_round = monotonic::now() +
+                                  seconds(std::max(wait_round_s, wait_poll_cost_s * static_cast<double>(watched)));
             }
+            else if (released != 0)
+            {
+                poll_waits(switches, locked, last_holder, released);
+            }
+            if (released != 0 && (--released_left == 0 || waiting(released) || last_holder == released)) released = 0;
             // A late wake-up skips the missed samples instead of bunching them.
             next += period;
             if (next < now) next = now + period;
         }
-        m_totals.stopped_ns = m_totals.truncated ? last_ns
-                                                 : std::chrono::duration_cast<std::chrono::nanoseconds>(monotonic::now() - m_started).count();
+        m_totals.stopped_ns = m_totals.truncated ? last_ns : ns_since(m_started);
+        for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker.close(m_totals.stopped_ns);
         timespec cpu{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
         m_totals.sampler_cpu_s = static_cast<double>(cpu.tv_sec) + cpu.tv_nsec * 1e-9;
@@ -172,8 +217,8 @@ namespace gillab
         for (std::size_t i = 0; i < m_count; ++i) out.runs.push_back(m_chunks[i / chunk_runs][i % chunk_runs]);
         for (std::size_t i = 0; i < m_wait_count.load(); ++i)
         {
-            out.wait_polls.push_back(m_waits[i].polls);
-            out.wait_blocked.push_back(m_waits[i].blocked);
+            out.waited_s.push_back(static_cast<double>(m_waits[i].tracker.waited_ns()) * 1e-9);
+            out.waits.push_back(m_waits[i].tracker.waits());
         }
         return out;
     }

@@ -3,11 +3,12 @@
 // number, never dereferenced), CPython's switch counter and the id of the
 // newest thread state (which lets thread_registry prove whose pointer it
 // was). Consecutive samples with the same state are kept as one run.
-// Every few samples it also asks the OS what each known thread is blocked in
+// Every few milliseconds, and after each hand-over (the thread that gave the
+// GIL up), it also asks the OS what a known thread is blocked in
 // (/proc/self/task/TID/syscall, opened by the thread registry while the thread
-// was alive): blocked in a futex on the GIL's condition variable or mutex is
-// waiting for the GIL, soundly; a thread woken but not yet running is not
-// counted, so waits are a lower bound.
+// was alive): blocked on the GIL's condition variable starts a wait, which the
+// GIL's own state then proves until the thread takes the GIL (gil_waits.hpp);
+// a thread proven waiting, or holding the GIL, is not asked.
 #pragma once
 
 #include <array>
@@ -19,6 +20,7 @@
 
 #include "clock.hpp"
 #include "gil_state.h"
+#include "gil_waits.hpp"
 
 namespace gillab
 {
@@ -40,9 +42,10 @@ namespace gillab
         std::int64_t max_gap_ns = 0;        // longest time between two samples (the sampler was late)
         bool truncated = false;             // the run buffer filled: runs end at stopped_ns
         double sampler_cpu_s = 0;           // the sampler thread's own CPU time
-        std::uint64_t wait_rounds = 0;      // how often every watched thread was asked
-        std::vector<std::uint64_t> wait_polls;    // per watch_waits slot: times asked
-        std::vector<std::uint64_t> wait_blocked;  // ... and found blocked on the GIL
+        std::uint64_t wait_rounds = 0;      // how often the watched threads were asked
+        std::uint64_t wait_polls = 0;       // /proc reads over all threads
+        std::vector<double> waited_s;       // per watch_waits slot: time proven waiting for the GIL
+        std::vector<std::uint64_t> waits;   // ... and how many waits
     };
 
     // Threads whose waits are polled at most; later ones are not.
@@ -62,9 +65,10 @@ namespace gillab
         void stop();
         bool running() const { return m_thread.joinable(); }
 
-        // Polls the thread `syscall_fd` describes from now on (any thread; a
-        // caller that holds the GIL). Returns its slot, or max_wait_slots when full.
-        std::size_t watch_waits(int syscall_fd);
+        // Polls the thread `syscall_fd` describes, whose thread state is
+        // `thread_state`, from now on (a caller that holds the GIL). Returns
+        // its slot, or max_wait_slots when full.
+        std::size_t watch_waits(int syscall_fd, std::uintptr_t thread_state);
 
         double period_s() const { return m_period_s; }
         monotonic::time_point started_at() const { return m_started; }
@@ -74,7 +78,10 @@ namespace gillab
     private:
         void run();
         gil_run* next_slot();
-        void poll_waits();
+        // Asks every watched thread (`only` 0) or the one whose thread state is `only`.
+        void poll_waits(std::uint64_t switches, bool locked, std::uintptr_t last_holder, std::uintptr_t only);
+        // Whether the thread is proven waiting, gone, or not watched.
+        bool waiting(std::uintptr_t thread_state) const;
 
         gillab_gil_fields m_fields;
         double m_period_s;
@@ -85,8 +92,7 @@ namespace gillab
         {
             int fd = -1;
             bool gone = false;
-            std::uint64_t polls = 0;
-            std::uint64_t blocked = 0;
+            gil_wait_tracker tracker;
         };
         std::array<wait_slot, max_wait_slots> m_waits{};
         std::atomic<std::size_t> m_wait_count{0};  // slots published to the sampler thread

@@ -26,7 +26,7 @@ namespace gillab
         m_registry->on_new_thread([this](std::size_t index, const known_thread& thread)
         {
             m_wait_slot.resize(index + 1, max_wait_slots);
-            m_wait_slot[index] = m_sampler->watch_waits(thread.syscall_fd);
+            m_wait_slot[index] = m_sampler->watch_waits(thread.syscall_fd, thread.address);
         });
         m_registry->capture_live(false);
         m_hook = std::make_unique<thread_start_hook>(m_registry);
@@ -71,14 +71,12 @@ namespace gillab
         record.max_gap_s = sampling.max_gap_ns * 1e-9;
         record.truncated = sampling.truncated;
         record.switch_interval_s = switch_interval_s();
-        const double round_s = sampling.wait_rounds > 0 ? record.holders.window_s / static_cast<double>(sampling.wait_rounds) : 0;
-        record.wait_round_s = round_s;
-        record.blocked_s.assign(registry.threads().size(), std::nan(""));
-        for (std::size_t i = 0; i < m_wait_slot.size() && i < record.blocked_s.size(); ++i)
+        record.wait_round_s = sampling.wait_rounds > 0 ? record.holders.window_s / static_cast<double>(sampling.wait_rounds) : 0;
+        record.waiting_s.assign(registry.threads().size(), std::nan(""));
+        for (std::size_t i = 0; i < m_wait_slot.size() && i < record.waiting_s.size(); ++i)
         {
             const std::size_t slot = m_wait_slot[i];
-            if (slot < sampling.wait_blocked.size() && sampling.wait_polls[slot] > 0)
-                record.blocked_s[i] = static_cast<double>(sampling.wait_blocked[slot]) * round_s;
+            if (slot < sampling.waited_s.size()) record.waiting_s[i] = std::min(sampling.waited_s[slot], record.holders.window_s);
         }
         m_sampler.reset();
         return record;

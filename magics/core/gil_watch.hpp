@@ -30,10 +30,10 @@ namespace gillab
         double max_gap_s = 0;
         bool truncated = false;
         double switch_interval_s = 0;
-        // Per registry entry: time found blocked waiting for the GIL (a lower
-        // bound), or NaN where its thread could not be polled.
-        std::vector<double> blocked_s;
-        double wait_round_s = 0;        // achieved time between two polls of every thread
+        // Per registry entry: time proven waiting for the GIL (gil_waits.hpp;
+        // a lower bound), or NaN where its thread could not be polled.
+        std::vector<double> waiting_s;
+        double wait_round_s = 0;        // achieved time between two rounds of polls
     };
 
     class gil_watch
