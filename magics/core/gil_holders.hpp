@@ -1,6 +1,7 @@
 // Who held the GIL, thread by thread, from a gil_sampler's runs: each
 // sample's state is credited with the time until the next sample, so held
-// times are unbiased estimates at any period; a turn is a stretch of samples
+// times are unbiased while samples fall independently of the watched code
+// (docs/magics.md says when a busy machine breaks that); a turn is a stretch of samples
 // in which one thread state held the GIL with no hand-over (CPython's switch
 // counter unchanged) and no free sample between. Turns that fell between
 // two samples are missed: the switch counter still counts their hand-overs,
