@@ -19,4 +19,8 @@ namespace gillab
                                                    const std::string& user_name,
                                                    const std::string& session_id,
                                                    const nlohmann::json& debugger_config);
+
+    // What a debug session leaves in the temp folder (the cells' files, debugpy's logs), named
+    // by this process's id: xeus-python never removes it, so the kernel does as it ends.
+    void remove_debugger_files();
 }

@@ -62,6 +62,7 @@ namespace gillab
         {
             the_capture->drain();
         }
+        remove_debugger_files();
         std::fflush(nullptr);
         _exit(0);
     }

@@ -2,6 +2,8 @@
 JupyterLab's debugger panel drives it: a breakpoint in a function that a thread runs stops that
 thread, its call stack and the threads are shown, and `continue` lets the cell finish."""
 
+import glob
+import os
 import queue
 import time
 
@@ -134,3 +136,22 @@ def test_a_breakpoint_in_a_threads_function_stops_that_thread_and_continue_finis
     assert not dbg.stderr, dbg.stderr
     assert k.eval("results") == [6]
     assert k.eval("1 + 1") == 2
+
+
+def test_the_debuggers_files_in_the_temp_folder_go_when_the_kernel_shuts_down():
+    k = Kernel()
+    process = k.manager.provisioner.process
+    dbg = Debugger(k)
+    try:
+        prefix = dbg.ok("debugInfo")["body"]["tmpFilePrefix"].rstrip("/")
+        dbg.start()
+        dbg.ok("dumpCell", {"code": THREADED_CELL})
+        logs = os.path.join(os.path.dirname(prefix), f"xpython_debug_logs_{process.pid}")
+        assert os.listdir(prefix), f"dumpCell wrote no cell file in {prefix}"
+        assert os.path.isdir(logs), logs
+    finally:
+        k.shutdown()
+    # Left on its shutdown_request (a kill would skip the clean-up), and took its files along.
+    assert process.returncode == 0, process.returncode
+    assert not os.path.exists(prefix), os.listdir(prefix)
+    assert not glob.glob(os.path.join(os.path.dirname(prefix), f"xpython*{process.pid}*"))
