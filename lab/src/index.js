@@ -55,20 +55,12 @@ const extensions = [
 // gillab's result renderer comes after the stock Vega one, which it takes Vega-Lite 5 from.
 const mimeExtensions = [
   import('@jupyterlab/javascript-extension'),
-  import('@jupyterlab/json-extension').then(jsonAfterTables),
+  import('@jupyterlab/json-extension'),
   import('@jupyterlab/mermaid-extension/lib/mime.js'),
   import('@jupyterlab/pdf-extension'),
   import('@jupyterlab/vega5-extension'),
   import('./result_renderer.js')
 ];
-
-// A magic's result carries application/json (its figures, for code) beside its text/html table.
-// Stock JupyterLab ranks the JSON tree first (0) and would show it instead of the table; ranked
-// after tables and images, it still shows JSON-only outputs and opens .json files.
-function jsonAfterTables(module) {
-  const ranked = module.default.map(extension => ({ ...extension, rank: 95 }));
-  return { default: ranked };
-}
 
 // Plugins left out: language servers (jupyter_server 1.23 serves none), the licences page (the
 // bundle does not collect third-party licences), and news fetched from the internet (a course

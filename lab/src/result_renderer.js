@@ -1,7 +1,8 @@
-// A magic's result in Lab: its HTML table with the chart drawn live from the bundle's Vega-Lite
-// spec (tooltips; a menu saves it as SVG or PNG) in place of the PNG that the classic Notebook
-// and nbconvert show. Stock rendermime picks one MIME type per output, and text/html outranks
-// Vega-Lite, so without this the live chart would never show beside the table.
+// A magic's result in Lab (recognised by gillab's own MIME type): its HTML table with the chart
+// drawn live from the bundle's Vega-Lite spec (tooltips; a menu saves it as SVG or PNG) in place
+// of the PNG that the classic Notebook and nbconvert show. Stock rendermime picks one MIME type
+// per output, and text/html outranks Vega-Lite, so without this the live chart would never show
+// beside the table.
 import { htmlRendererFactory, MimeModel } from '@jupyterlab/rendermime';
 import { RenderedVega, VEGALITE5_MIME_TYPE } from '@jupyterlab/vega5-extension';
 import { Panel } from '@lumino/widgets';
@@ -42,21 +43,27 @@ class RenderedResult extends Panel {
         )
       );
     }
-    const chart = new RenderedVega({ ...this._options, mimeType: VEGALITE5_MIME_TYPE });
-    chart.addClass('gillab-RenderedResult-chart');
-    this.addWidget(chart);
-    rendering.push(chart.renderModel(model));
+    if (model.data[VEGALITE5_MIME_TYPE]) {
+      const chart = new RenderedVega({ ...this._options, mimeType: VEGALITE5_MIME_TYPE });
+      chart.addClass('gillab-RenderedResult-chart');
+      this.addWidget(chart);
+      rendering.push(chart.renderModel(model));
+    }
     await Promise.all(rendering);
   }
 }
 
-// Ranked before text/html (50) and the stock Vega renderer (57), for Vega-Lite 5 only.
+// The figures' type in a magic's result bundle (magics/core/render.hpp): only gillab's results
+// carry it, so other libraries' Vega-Lite and HTML outputs keep their stock renderers.
+export const RESULT_MIME_TYPE = 'application/vnd.gillab.result+json';
+
+// Ranked before text/html (50) and the stock Vega renderer (57).
 export default {
   id: 'gillab:result-renderer',
   description: 'Renders a result table with its Vega-Lite chart, live.',
   rendererFactory: {
     safe: true,
-    mimeTypes: [VEGALITE5_MIME_TYPE],
+    mimeTypes: [RESULT_MIME_TYPE],
     createRenderer: options => new RenderedResult(options)
   },
   rank: 45,

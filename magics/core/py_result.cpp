@@ -71,7 +71,7 @@ namespace gillab
             .def_property_readonly("rows", &records, "the table as a list of dicts, one per row")
             .def_property_readonly("notes", [](const Result& r) { return r.table.notes; })
             .def("to_dict", [](const Result& r) { return py::cast(render_json(r)); },
-                 "everything in the result as plain Python data (the application/json output)")
+                 "everything in the result as plain Python data (the application/vnd.gillab.result+json output)")
             .def("to_dataframe", &to_dataframe, "the table as a pandas DataFrame")
             .def("_repr_mimebundle_", &repr_mimebundle, "include"_a = py::none(), "exclude"_a = py::none())
             .def("__repr__", [](const Result& r) { return render_text(r); })

@@ -216,7 +216,7 @@ namespace gillab
         }
         bundle.data["text/plain"] = render_text(result);
         bundle.data["text/html"] = render_html(result, image);
-        bundle.data["application/json"] = render_json(result);
+        bundle.data[result_mime_type] = render_json(result);
         return bundle;
     }
 }

@@ -24,7 +24,11 @@ namespace gillab
         nl::json metadata = nl::json::object();  // image/png: its display width and height
     };
 
-    // text/plain, text/html, application/json, and when there is a chart
+    // render_json's MIME type. Not application/json: stock JupyterLab ranks that
+    // first and would show a JSON tree instead of the table.
+    inline constexpr const char* result_mime_type = "application/vnd.gillab.result+json";
+
+    // text/plain, text/html, result_mime_type, and when there is a chart
     // application/vnd.vegalite.v5+json, and image/png when its image is given
     // (chart_to_png draws it; it needs Python, the rest does not).
     MimeBundle mime_bundle(const Result& result, const ChartImage* image);

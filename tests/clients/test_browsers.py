@@ -15,6 +15,7 @@ from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missi
                       write_smoke_notebook)
 from loopback import JupyterServer
 from threaded_cell import THREADED_CELL  # the student stops in `work`, on `return total`
+from result_bundle import RESULT_MIME
 
 LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 # What a student sees, as the README shows it. GILLAB_UPDATE_IMAGES=1 writes these screenshots
@@ -103,7 +104,7 @@ def assert_magic_rendered(on_screen, saved, kind):
     for output in outputs_of(saved, "execute_result") + outputs_of(saved, "display_data"):
         data.update(output.data)
     assert "<table" in data.get("text/html", ""), f"no HTML table saved for {saved.source[:60]!r}"
-    assert "application/json" in data
+    assert RESULT_MIME in data
     if saved.source.startswith("%%gilbench"):
         if kind == "lab":
             assert on_screen["vegaCharts"] >= 1, f"no Vega chart drawn for {saved.source[:60]!r}"

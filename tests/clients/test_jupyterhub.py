@@ -23,6 +23,7 @@ import pytest
 
 from loopback import (JUPYTER_DIR, REPO, KernelChannels, ServerProcess, api_request, free_port, jupyter_env, remove,
                       temp_base)
+from result_bundle import RESULT_MIME
 
 STUDENTS = ("student1", "student2")
 PASSWORD = "course-password"
@@ -182,7 +183,7 @@ def test_a_student_runs_magic_cells_through_the_hubs_proxy(hub):
         reply, messages = channels.execute("%gilinfo -o info")
         assert reply["status"] == "ok", reply
         result = [m for m in messages if m["msg_type"] == "execute_result"][0]["content"]["data"]
-        assert result["application/json"]["magic"] == "gilinfo"
+        assert result[RESULT_MIME]["magic"] == "gilinfo"
         assert "<table>" in result["text/html"]
 
         reply, messages = channels.execute(

@@ -10,6 +10,7 @@ import subprocess
 import pytest
 
 from loopback import JupyterServer
+from result_bundle import RESULT_MIME
 
 SERVICES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "services")
 DRIVER = os.path.join(SERVICES_DIR, "drive_kernel.js")
@@ -59,12 +60,12 @@ def test_magics_display_data_and_progress_updates_reach_a_services_client(jupyte
     assert [c["status"] for c in report["cells"]] == ["ok", "ok", "ok"]
 
     data = of_type(gilinfo, "execute_result")[0]["data"]
-    assert {"text/plain", "text/html", "application/json"} <= set(data)
-    assert data["application/json"]["magic"] == "gilinfo"
+    assert {"text/plain", "text/html", RESULT_MIME} <= set(data)
+    assert data[RESULT_MIME]["magic"] == "gilinfo"
 
     result = of_type(bench, "execute_result")[0]["data"]
-    assert {"application/json", "application/vnd.vegalite.v5+json", "image/png"} <= set(result)
-    assert [(row["mode"], row["workers"]) for row in result["application/json"]["rows"]] == [
+    assert {RESULT_MIME, "application/vnd.vegalite.v5+json", "image/png"} <= set(result)
+    assert [(row["mode"], row["workers"]) for row in result[RESULT_MIME]["rows"]] == [
         ("sequential", 1), ("threads", 1), ("threads", 2)]
     # the progress line: shown once with a display_id, then updated in place
     shown = [d for d in of_type(bench, "display_data") if d.get("transient", {}).get("display_id")]

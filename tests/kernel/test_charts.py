@@ -7,6 +7,7 @@ import re
 from html.parser import HTMLParser
 
 from pngs import BLUE, ORANGE, pixels_near, png_of
+from result_bundle import RESULT_MIME
 
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(20_000):\n        total += k\n    return total + i\n"
 
@@ -156,7 +157,7 @@ def test_race_table_groups_thousands_and_counts_runs_right(kernel):
     assert text.startswith("race: 2 threads x 50,000 repetitions, 1 run per mode")
     assert "100,000" in text  # expected count of the 2 x 50,000 run
     assert ">100,000<" in data["text/html"]
-    assert data["application/json"]["rows"][-1]["expected"] == 100000  # the JSON keeps plain numbers
+    assert data[RESULT_MIME]["rows"][-1]["expected"] == 100000  # the JSON keeps plain numbers
 
 
 def test_switchinterval_rates_get_thousands_separators(kernel):

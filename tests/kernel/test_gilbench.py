@@ -10,6 +10,7 @@ import time
 
 import psutil
 import pytest
+from result_bundle import RESULT_MIME
 
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(400_000):\n        total += k\n    return total + i\n"
 SLEEP_JOB = "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n"
@@ -23,11 +24,11 @@ def test_table_structure_and_result_object(kernel):
     result = gilbench(kernel, "--workers 1,2 --jobs 4 --repeats 2 --warmup 0 -o r", CPU_JOB)
     assert result.status == "ok", result.reply["content"]
     data = result.result_data()
-    assert {"text/plain", "text/html", "application/json", "image/png", "application/vnd.vegalite.v5+json"} <= set(data)
-    rows = data["application/json"]["rows"]
+    assert {"text/plain", "text/html", RESULT_MIME, "image/png", "application/vnd.vegalite.v5+json"} <= set(data)
+    rows = data[RESULT_MIME]["rows"]
     assert [(r["mode"], r["workers"]) for r in rows] == [
         ("sequential", 1), ("threads", 1), ("threads", 2), ("processes", 1), ("processes", 2)]
-    runs = data["application/json"]["data"]["runs"]
+    runs = data[RESULT_MIME]["data"]["runs"]
     for run in runs:
         assert run["wall_s"]["min"] <= run["wall_s"]["median"] <= run["wall_s"]["max"]
         assert run["wall_s"]["iqr"] >= 0 and len(run["wall_runs_s"]) == 2

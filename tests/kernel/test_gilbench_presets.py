@@ -3,6 +3,7 @@ over the protocol: the course's tables in one call each, with the published
 figures and the physical limits beside the measured ones."""
 
 import pytest
+from result_bundle import RESULT_MIME
 
 SLEEPS = "import asyncio, time\ndef job(i):\n    time.sleep(0.05)\n    return i\nasync def ajob(i):\n    await asyncio.sleep(0.05)\n    return i\n"
 PRESETS = ["cpu", "io", "sleep", "zlib", "hashlib-small", "hashlib-large", "startup"]
@@ -32,7 +33,7 @@ def test_sleep_preset_shows_published_figures_and_the_floor(kernel):
     assert threads["fastest_possible_s"] == pytest.approx(0.05)
     assert threads["wall_s"]["median"] >= 0.05  # a 50 ms sleep can't finish sooner
     assert runs[("sequential", 1)]["fastest_possible_s"] == pytest.approx(0.4)
-    columns = [c["key"] for c in result.result_data()["application/json"]["columns"]]
+    columns = [c["key"] for c in result.result_data()[RESULT_MIME]["columns"]]
     assert {"published_wall", "published_speedup", "fastest_possible"} <= set(columns)
 
 

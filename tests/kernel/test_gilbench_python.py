@@ -13,6 +13,7 @@ import time
 import pytest
 
 from pythons import DEFAULT_313, FREE_THREADED, PYENV_27, PYENV_39, live_children
+from result_bundle import RESULT_MIME
 
 # A second interpreter besides the kernel: pyenv's 3.9, else the project's 3.13.
 OTHER = "3.9" if PYENV_39 else "3.13" if os.path.exists(DEFAULT_313) else None
@@ -32,8 +33,8 @@ def test_two_interpreters_give_one_table_and_the_selector_picks_each(kernel):
                               "--repeats 2 --warmup 0 -o r", CPU_JOB)
     assert result.status == "ok", result.reply["content"]
     data = result.result_data()
-    assert {"text/plain", "text/html", "application/json", "image/png"} <= set(data)
-    rows = data["application/json"]["rows"]
+    assert {"text/plain", "text/html", RESULT_MIME, "image/png"} <= set(data)
+    rows = data[RESULT_MIME]["rows"]
     labels = [row["python"] for row in rows]
     assert len(set(labels)) == 2 and labels[0].endswith("(kernel)") and labels[-1].endswith(f"({OTHER})")
     per_interpreter = [(row["mode"], row["workers"]) for row in rows if row["python"] == labels[0]]
@@ -115,7 +116,7 @@ def test_budget_stops_a_child_run_and_skips_larger_jobs(kernel):
                               "--warmup 0 --budget 0.3s -o r", body, timeout=60)
     assert result.status == "ok", result.reply["content"]
     assert time.monotonic() - started < 30
-    flags = [(row["mode"], row["jobs"], row["flags"]) for row in result.result_data()["application/json"]["rows"]]
+    flags = [(row["mode"], row["jobs"], row["flags"]) for row in result.result_data()[RESULT_MIME]["rows"]]
     assert [f for _, jobs, f in flags if jobs in (2, 4) and "stopped at --budget" in f]
     assert any("not run" in f for _, _, f in flags)
     assert kernel.eval("r.wall('threads', 2, jobs=2) is None") is True
@@ -153,7 +154,7 @@ def test_memory_is_measured_in_a_fresh_process_of_the_child_interpreter(kernel):
 def test_presets_run_under_another_interpreter(kernel):
     result = kernel.execute("%gilbench --preset sleep --python 3.13 --workers 8 --repeats 1 --warmup 0 -o r", timeout=120)
     assert result.status == "ok", result.reply["content"]
-    rows = result.result_data()["application/json"]["rows"]
+    rows = result.result_data()[RESULT_MIME]["rows"]
     assert {row["python"] for row in rows} == {rows[0]["python"]} and "3.13" in rows[0]["python"]
     assert "published_wall" in rows[0] or "published_speedup" in rows[0]
     # 8 sleeps of 50 ms overlap in 8 threads of the child too

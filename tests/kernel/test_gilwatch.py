@@ -8,6 +8,7 @@ thread outlives its watch, and bad input is a one-line error."""
 import os
 
 import pytest
+from result_bundle import RESULT_MIME
 
 SAMPLER_NAME = "gillab-gilwatch"  # the sampler thread's name in /proc
 
@@ -49,7 +50,7 @@ def test_two_spinners_each_hold_about_half_with_handovers_at_the_switch_interval
     assert result.status == "ok", result.reply["content"]
     assert result.stream("stderr") == ""
     data = result.result_data()
-    assert {"text/plain", "text/html", "application/json", "application/vnd.vegalite.v5+json"} <= set(data)
+    assert {"text/plain", "text/html", RESULT_MIME, "application/vnd.vegalite.v5+json"} <= set(data)
     shares = [kernel.eval(f"w.held_share('spinner-{k}')") for k in range(2)]
     assert all(0.25 < share < 0.75 for share in shares), shares
     assert sum(shares) > 0.8, shares
@@ -198,7 +199,7 @@ def test_the_timeline_draws_one_lane_per_thread_that_held_the_gil(kernel):
     spec = data["application/vnd.vegalite.v5+json"]
     text = str(spec)
     assert "spinner-0" in text and "spinner-1" in text
-    payload = data["application/json"]
+    payload = data[RESULT_MIME]
     assert payload["schema"] == "gillab.result" and payload["magic"] == "gilwatch"
     assert payload["data"]["mode"] == "cell"
     lanes = {lane["name"]: lane for lane in payload["data"]["lanes"]}

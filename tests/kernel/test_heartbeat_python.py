@@ -8,6 +8,7 @@ import psutil
 import pytest
 
 from pythons import FREE_THREADED, GIL_CHILD, live_children, needs_free_threaded, needs_gil_child
+from result_bundle import RESULT_MIME
 
 CPU_AGAINST_A_THREAD = ("import threading\nstop = False\n"
                         "def spin():\n    while not stop:\n        pass\n"
@@ -23,7 +24,7 @@ def test_a_blocking_cell_shows_its_gap_in_the_kernel_and_in_the_child_and_the_ch
     assert result.stream("stderr") == ""
     assert "beat from (3, 11)" in result.stream("stdout")  # the kernel's run
     assert "beat from (3, 1" in result.stream("stdout").replace("beat from (3, 11)", "")  # the child's
-    rows = result.result_data()["application/json"]["rows"]
+    rows = result.result_data()[RESULT_MIME]["rows"]
     assert len(rows) == 4 and rows[0]["python"].endswith("(kernel)")
     assert [row["probe"] for row in rows] == ["event-loop ticks (asyncio task)", "GIL acquisitions (native probe)",
                                               "event-loop ticks (asyncio task)", "GIL acquisitions (Python-thread probe)"]

@@ -17,6 +17,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 
 from conftest import REPO, Kernel
 from pngs import png_of
+from result_bundle import RESULT_MIME
 
 PACKAGE_DIR = os.path.join(REPO, "build", "prefix", "lib", "gillab", "python")
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(100_000):\n        total += k\n    return total + i\n"
@@ -60,7 +61,7 @@ def ipykernel():
 
 def bundle_shape(data):
     """What two kernels' results must share: mime types, JSON keys, table columns, data fields."""
-    payload = data["application/json"]
+    payload = data[RESULT_MIME]
     return (sorted(data), sorted(payload), payload.get("columns"), sorted(payload["data"]))
 
 
@@ -90,7 +91,7 @@ def test_gilbench_gives_the_same_rows_fields_and_progress(ipykernel, kernel):
     theirs = kernel.execute(SMALL_BENCH, timeout=120)
     assert theirs.status == "ok", theirs.reply["content"]
     assert bundle_shape(ours.result_data()) == bundle_shape(theirs.result_data())
-    rows = lambda execution: [(r["mode"], r["workers"]) for r in execution.result_data()["application/json"]["rows"]]
+    rows = lambda execution: [(r["mode"], r["workers"]) for r in execution.result_data()[RESULT_MIME]["rows"]]
     assert rows(ours) == rows(theirs)
     assert ipykernel.eval("r.results_match") is True
     assert ipykernel.eval("r.speedup('sequential')") == pytest.approx(1.0)

@@ -3,6 +3,8 @@ one-line usage errors, the mime bundle and the result object."""
 
 import json
 
+from result_bundle import RESULT_MIME
+
 
 def test_lsmagic_lists_the_native_magics_under_their_class(kernel):
     listing = kernel.ok("%lsmagic").value()
@@ -55,11 +57,13 @@ def test_magic_calls_leave_no_import_or_line_caches_behind(kernel):
 
 def test_result_renders_as_one_bundle(kernel):
     data = kernel.ok("%gilinfo").result_data()
-    assert {"text/plain", "text/html", "application/json"} <= set(data)
+    assert {"text/plain", "text/html", RESULT_MIME} <= set(data)
+    # Stock JupyterLab ranks application/json first: it would show a JSON tree, not the table.
+    assert "application/json" not in data
     assert "switch interval" in data["text/plain"]
     assert not data["text/plain"].strip().replace(".", "").isdigit()
     assert "<table>" in data["text/html"]
-    payload = data["application/json"]
+    payload = data[RESULT_MIME]
     assert payload["schema"] == "gillab.result" and payload["schema_version"] == 1
     assert payload["magic"] == "gilinfo"
     assert payload["data"]["python_version"].startswith("3.11")

@@ -9,6 +9,7 @@ import psutil
 import pytest
 
 from pythons import FREE_THREADED, PYENV_39
+from result_bundle import RESULT_MIME
 
 CALL_VARIANT = "counter = 0\ndef plus_one(x):\n    return x + 1\ncounter = plus_one(counter)\n"
 
@@ -21,8 +22,8 @@ def test_call_between_read_and_write_loses_updates_and_safe_modes_lose_none(kern
     result = race(kernel, "--threads 4 --iterations 50000 --runs 2 --switch-interval 20us -o r", CALL_VARIANT)
     assert result.status == "ok", result.reply["content"]
     data = result.result_data()
-    assert {"text/plain", "text/html", "application/json"} <= set(data)
-    rows = data["application/json"]["rows"]
+    assert {"text/plain", "text/html", RESULT_MIME} <= set(data)
+    rows = data[RESULT_MIME]["rows"]
     assert [(row["mode"], row["run"]) for row in rows] == [("sequential", 1)] + [
         (mode, run) for mode in ("unlocked", "lock", "batch", "per-thread") for run in (1, 2)]
     assert all(row["expected"] == 200000 for row in rows)
@@ -138,7 +139,7 @@ def test_python_39_child_shows_the_classic_race_beside_the_kernel(kernel):
     interpreters = kernel.eval("[(i['kernel'], i['interpreter']['version']) for i in r.interpreters]")
     assert interpreters[0][0] is True and interpreters[0][1].startswith("3.11")
     assert interpreters[1][0] is False and interpreters[1][1].startswith("3.9")
-    pythons = {row["python"] for row in result.result_data()["application/json"]["rows"]}
+    pythons = {row["python"] for row in result.result_data()[RESULT_MIME]["rows"]}
     assert len(pythons) == 2
     assert kernel.eval("max(r.lost('unlocked', python='3.9'))") > 0
     assert kernel.eval("r.lost('lock', python='3.9')") == [0, 0]

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from pythons import FREE_THREADED, GIL_CHILD, live_children, needs_free_threaded, needs_gil_child
+from result_bundle import RESULT_MIME
 
 
 def interval(kernel):
@@ -29,7 +30,7 @@ def test_rows_per_interpreter_name_version_build_and_gil_and_the_kernel_interval
     assert result.status == "ok", result.reply["content"]
     assert result.stream("stderr") == ""
     assert interval(kernel) == pytest.approx(0.003)
-    rows = result.result_data()["application/json"]["rows"]
+    rows = result.result_data()[RESULT_MIME]["rows"]
     assert len(rows) == 4
     assert {row["gil"] for row in rows} == {"on"}
     pythons = [row["python"] for row in rows]

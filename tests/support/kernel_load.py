@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import psutil
 
 from loopback import descendants
+from result_bundle import RESULT_MIME
 
 # A %%gilbench small enough for many kernels on two cores: two sleeping jobs, twice.
 GILBENCH_CELL = ("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0\n"
@@ -82,8 +83,8 @@ def _drive(server, run, cell, barrier, timeout):
         stderr = "".join(m["content"]["text"] for m in messages
                          if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
         run.answered = (reply["status"] == "ok" and len(results) == 1 and not stderr
-                        and results[0].get("application/json", {}).get("magic") == "gilbench"
-                        and bool(results[0]["application/json"].get("rows")))
+                        and results[0].get(RESULT_MIME, {}).get("magic") == "gilbench"
+                        and bool(results[0][RESULT_MIME].get("rows")))
         if not run.answered:
             run.error = f"reply {reply['status']} {reply.get('evalue', '')!r}, stderr {stderr[:200]!r}"
         elif child_reply["status"] == "ok":

@@ -126,3 +126,11 @@ TEST(MimeBundle, SegmentChartGetsEveryForm)
     EXPECT_NE(bundle.data["text/html"].get<std::string>().find("<img"), std::string::npos);
     EXPECT_NE(bundle.data["text/plain"].get<std::string>().find("thread A |#"), std::string::npos);
 }
+
+TEST(MimeBundle, FiguresTravelUnderGillabsOwnTypeNotApplicationJson)
+{
+    const MimeBundle bundle = mime_bundle(sample_result(true), nullptr);
+    EXPECT_FALSE(bundle.data.contains("application/json"));  // stock JupyterLab would show it first
+    ASSERT_TRUE(bundle.data.contains("application/vnd.gillab.result+json"));
+    EXPECT_EQ(bundle.data["application/vnd.gillab.result+json"], render_json(sample_result(true)));
+}
