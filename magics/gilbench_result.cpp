@@ -215,6 +215,7 @@ namespace gillab
                 if (position == o.worker_specs.end()) position = std::find(o.worker_specs.begin(), o.worker_specs.end(), "default");
                 chart.series[found->second].x.push_back(static_cast<double>(position - o.worker_specs.begin()));
                 chart.series[found->second].y.push_back(m.wall.median);
+                chart.series[found->second].rows.push_back(result.table.rows.size() - 1);
             }
         }
         result.table.notes.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "CPU") +

@@ -350,11 +350,14 @@ namespace gillab
                     median_series.y.push_back(median);
                     p95_series.x.push_back(x);
                     p95_series.y.push_back(p95);
+                    median_series.rows.push_back(result.table.rows.size() - 1);
+                    p95_series.rows.push_back(result.table.rows.size() - 1);
                     if (figure && &sweep == &all.front())
                     {
                         any_published = true;
                         published_series.x.push_back(x);
                         published_series.y.push_back(*figure);
+                        published_series.rows.push_back(result.table.rows.size() - 1);
                     }
                 }
                 chart.series.push_back(median_series);

@@ -212,7 +212,9 @@ namespace gillab
                 bundle.data["image/png"] = image->png_base64;
                 bundle.metadata["image/png"] = {{"width", image->width}, {"height", image->height}};
             }
-            bundle.data["application/vnd.vegalite.v5+json"] = chart_to_vegalite(*result.chart);
+            ChartFigures figures{{}, format_table(result.table)};
+            for (const Column& column : result.table.columns) figures.headers.push_back(header(column));
+            bundle.data["application/vnd.vegalite.v5+json"] = chart_to_vegalite(*result.chart, figures);
         }
         bundle.data["text/plain"] = render_text(result);
         bundle.data["text/html"] = render_html(result, image);

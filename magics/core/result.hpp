@@ -45,6 +45,9 @@ namespace gillab
         std::string name;
         std::vector<double> x;  // bar charts: index into Chart::categories
         std::vector<double> y;
+        // Per point, the Table row it stands for: its tooltip shows that row's
+        // figures. Empty when a point sums up several rows (race's medians).
+        std::vector<std::size_t> rows = {};
     };
 
     // A horizontal reference line: a published figure or a physical limit.

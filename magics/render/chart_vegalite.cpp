@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <set>
 #include <string>
 
 namespace gillab
@@ -36,7 +37,38 @@ namespace gillab
             return {{"series", series}, {"x", x}, {"y", y}};
         }
 
-        json data_rows(const Chart& chart)
+        // The table cells points carry: the columns that any plotted point's
+        // row fills. None (empty) unless every plotted point names a row, so
+        // no tooltip mixes figures with a point's own values.
+        std::set<std::size_t> figure_columns(const Chart& chart, const ChartFigures& figures)
+        {
+            std::set<std::size_t> used;
+            for (const ChartSeries& series : chart.series)
+            {
+                const std::size_t count = std::min(series.x.size(), series.y.size());
+                for (std::size_t i = 0; i < count; ++i)
+                {
+                    if (!chart.plottable(series.x[i], series.y[i]))
+                        continue;
+                    if (i >= series.rows.size() || series.rows[i] >= figures.rows.size())
+                        return {};
+                    const std::vector<std::string>& cells = figures.rows[series.rows[i]];
+                    for (std::size_t c = 0; c < cells.size() && c < figures.headers.size(); ++c)
+                    {
+                        if (!cells[c].empty())
+                            used.insert(c);
+                    }
+                }
+            }
+            return used;
+        }
+
+        std::string figure_field(std::size_t column)
+        {
+            return "cell_" + std::to_string(column);
+        }
+
+        json data_rows(const Chart& chart, const ChartFigures& figures, const std::set<std::size_t>& columns)
         {
             json rows = json::array();
             for (const ChartSeries& series : chart.series)
@@ -44,8 +76,15 @@ namespace gillab
                 const std::size_t count = std::min(series.x.size(), series.y.size());
                 for (std::size_t i = 0; i < count; ++i)
                 {
-                    if (chart.plottable(series.x[i], series.y[i]))
-                        rows.push_back(data_row(chart, series.name, series.x[i], series.y[i]));
+                    if (!chart.plottable(series.x[i], series.y[i]))
+                        continue;
+                    json row = data_row(chart, series.name, series.x[i], series.y[i]);
+                    for (std::size_t c : columns)
+                    {
+                        const std::vector<std::string>& cells = figures.rows[series.rows[i]];
+                        row[figure_field(c)] = c < cells.size() ? cells[c] : "";
+                    }
+                    rows.push_back(row);
                 }
             }
             return rows;
@@ -79,20 +118,34 @@ namespace gillab
                     {"scale", {{"zero", false}}}};
         }
 
-        json tooltip(const Chart& chart)
+        // A point's own values, when it stands for no single table row: a few
+        // significant digits with thousands separators, as tables print them.
+        constexpr const char* value_format = ",.4~r";
+
+        json tooltip(const Chart& chart, const ChartFigures& figures, const std::set<std::size_t>& columns)
         {
+            if (!columns.empty())
+            {
+                json fields = json::array();
+                for (std::size_t c : columns)
+                    fields.push_back({{"field", figure_field(c)}, {"type", "nominal"}, {"title", figures.headers[c]}});
+                return fields;
+            }
             const std::string x_field = is_bars(chart) ? "category" : "x";
             const std::string x_type = is_bars(chart) ? "nominal" : "quantitative";
             const std::string y_title = chart.y_title.empty() ? "y" : chart.y_title;
             const std::string x_title = chart.x_title.empty() ? x_field : chart.x_title;
+            json x = {{"field", x_field}, {"type", x_type}, {"title", x_title}};
+            if (!is_bars(chart))
+                x["format"] = value_format;
             return json::array({
                 {{"field", "series"}, {"type", "nominal"}},
-                {{"field", x_field}, {"type", x_type}, {"title", x_title}},
-                {{"field", "y"}, {"type", "quantitative"}, {"title", y_title}},
+                x,
+                {{"field", "y"}, {"type", "quantitative"}, {"title", y_title}, {"format", value_format}},
             });
         }
 
-        json series_layer(const Chart& chart)
+        json series_layer(const Chart& chart, const ChartFigures& figures, const std::set<std::size_t>& columns)
         {
             const json names = series_names(chart);
             json encoding = {
@@ -100,7 +153,7 @@ namespace gillab
                 {"y", y_encoding(chart)},
                 {"color", {{"field", "series"}, {"type", "nominal"}, {"title", nullptr},
                            {"scale", {{"domain", names}}}}},
-                {"tooltip", tooltip(chart)},
+                {"tooltip", tooltip(chart, figures, columns)},
             };
             if (is_bars(chart))
             {
@@ -130,7 +183,8 @@ namespace gillab
                           {"strokeWidth", 1.5}}},
                 {"encoding", {{"y", {{"field", "y"}, {"type", "quantitative"}}},
                               {"tooltip", json::array({{{"field", "label"}, {"type", "nominal"}},
-                                                       {{"field", "y"}, {"type", "quantitative"}}})}}},
+                                                       {{"field", "y"}, {"type", "quantitative"},
+                                                        {"format", value_format}}})}}},
             };
         }
 
@@ -146,9 +200,9 @@ namespace gillab
             };
         }
 
-        json layers(const Chart& chart)
+        json layers(const Chart& chart, const ChartFigures& figures, const std::set<std::size_t>& columns)
         {
-            json all = json::array({series_layer(chart)});
+            json all = json::array({series_layer(chart, figures, columns)});
             const json rules = rule_rows(chart);
             if (!rules.empty())
             {
@@ -180,8 +234,9 @@ namespace gillab
             const json lanes = chart.lanes;
             const std::string x_title = chart.x_title.empty() ? "start" : chart.x_title;
             json tooltip = json::array({{{"field", "lane"}, {"type", "nominal"}},
-                                        {{"field", "start"}, {"type", "quantitative"}, {"title", x_title}},
-                                        {{"field", "end"}, {"type", "quantitative"}}});
+                                        {{"field", "start"}, {"type", "quantitative"}, {"title", x_title},
+                                         {"format", value_format}},
+                                        {{"field", "end"}, {"type", "quantitative"}, {"format", value_format}}});
             json encoding = {
                 {"x", {{"field", "start"}, {"type", "quantitative"}, {"title", title_or_none(chart.x_title)}}},
                 {"x2", {{"field", "end"}}},
@@ -205,7 +260,7 @@ namespace gillab
         }
     }
 
-    nlohmann::json chart_to_vegalite(const Chart& chart)
+    nlohmann::json chart_to_vegalite(const Chart& chart, const ChartFigures& figures)
     {
         if (chart.kind == Chart::Kind::segments)
         {
@@ -214,12 +269,13 @@ namespace gillab
                 spec["title"] = chart.title;
             return spec;
         }
+        const std::set<std::size_t> columns = figure_columns(chart, figures);
         json spec = {
             {"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
             {"width", chart_width},
             {"height", chart_height},
-            {"data", {{"values", data_rows(chart)}}},
-            {"layer", layers(chart)},
+            {"data", {{"values", data_rows(chart, figures, columns)}}},
+            {"layer", layers(chart, figures, columns)},
         };
         if (!chart.title.empty())
             spec["title"] = chart.title;

@@ -95,21 +95,28 @@ const UI = {
   }
 }[job.ui];
 
-// The tooltip Vega shows over a code cell's chart: the mouse sweeps the plot from left to right
-// just above its x axis, where every bar stands, until a tooltip appears.
-async function hoverChart(page, cellIndex) {
+// The tooltip Vega shows over a code cell's chart, as {title: value}: the mouse sweeps the plot
+// from left to right just above its x axis, where every bar stands, until a tooltip with the
+// title `key` appears (a reference rule's tooltip has other titles).
+async function hoverChart(page, cellIndex, key) {
   const canvas = page.locator(UI.codeCells).nth(cellIndex).locator('.vega-embed canvas');
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   const tooltip = page.locator('#vg-tooltip-element.visible');
+  const fields = () => tooltip.evaluate(el => Object.fromEntries([...el.querySelectorAll('tr')].map(
+    tr => [tr.querySelector('.key')?.textContent ?? '', tr.querySelector('.value')?.textContent ?? ''])));
+  let last = null;
   for (let rise = 0.25; rise < 0.6; rise += 0.15) {
     const y = box.y + box.height * (1 - rise);
     for (let x = box.x + 40; x < box.x + box.width; x += 4) {
       await page.mouse.move(x, y);
-      if (await tooltip.count()) return tooltip.innerText();
+      if (await tooltip.count()) {
+        last = await fields().catch(() => last);
+        if (last && key in last) return last;
+      }
     }
   }
-  return null;
+  return last;
 }
 
 async function main() {
@@ -208,7 +215,7 @@ async function main() {
       await area.screenshot({ path: file });
       screenshots.push(file);
     }
-    const tooltip = job.hoverChart === undefined || finished !== 'all' ? null : await hoverChart(page, job.hoverChart);
+    const tooltip = job.hoverChart === undefined || finished !== 'all' ? null : await hoverChart(page, job.hoverChart, job.hoverKey);
     // The window as a student sees it, scrolled to the first chart (job.pageShot: png path).
     if (job.pageShot) {
       const first = page.locator(`${UI.codeCells} ${UI.chart}`).first();

@@ -13,9 +13,10 @@ import pytest
 import browsers
 from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missing, read_notebook,
                       write_smoke_notebook)
+from html_table import TableCells
 from loopback import JupyterServer
-from threaded_cell import THREADED_CELL  # the student stops in `work`, on `return total`
 from result_bundle import RESULT_MIME
+from threaded_cell import THREADED_CELL  # the student stops in `work`, on `return total`
 
 LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 # What a student sees, as the README shows it. GILLAB_UPDATE_IMAGES=1 writes these screenshots
@@ -214,7 +215,8 @@ def test_every_magics_chart_is_drawn_live_in_lab_with_figures_in_its_tooltips(st
     os.makedirs(README_IMAGES, exist_ok=True)
     shots = {i: os.path.join(README_IMAGES, f"{name}.png") for i, name in enumerate(CHART_CELLS)}
 
-    report = browsers.drive(server, "charts.ipynb", timeout=300, outputShots=shots, hoverChart=0)
+    report = browsers.drive(server, "charts.ipynb", timeout=300, outputShots=shots, hoverChart=0,
+                            hoverKey="mode")
 
     saved = read_notebook(server, "charts.ipynb")
     assert_front_end_clean(report)
@@ -226,10 +228,15 @@ def test_every_magics_chart_is_drawn_live_in_lab_with_figures_in_its_tooltips(st
     for path in shots.values():
         width, height = png_size(path)
         assert width > 300 and height > 200, f"{path} is {width}x{height}"
-    # A %%gilbench bar's tooltip gives that run's figures, as its table row does.
-    tooltip = report["tooltip"]
-    assert tooltip, "no tooltip over the %%gilbench chart"
-    assert "threads" in tooltip or "processes" in tooltip, tooltip
+    # A %%gilbench bar's tooltip gives that run's figures, as its table row shows them.
+    shown = report["tooltip"]
+    assert shown, "no tooltip over the %%gilbench chart"
+    for header in ("mode", "workers", "wall median (s)", "spread (IQR) (s)", "speed-up (x)", "CPU (s)", "cores used"):
+        assert header in shown, (header, shown)
+    assert shown["mode"] in ("threads", "processes"), shown
+    gilbench = [o.data for o in outputs_of(saved.cells[0], "execute_result")][-1]
+    rows = TableCells(gilbench["text/html"]).records()
+    assert any(all(row.get(h) == text for h, text in shown.items()) for row in rows), (shown, rows)
 
 
 def test_lab_offers_the_tools_a_student_reaches_for(start_server):

@@ -4,8 +4,8 @@ size, anti-aliased, in each chart kind the magics use; and the tables'
 numbers as a reader expects them (separators, significant digits, plurals)."""
 
 import re
-from html.parser import HTMLParser
 
+from html_table import TableCells
 from pngs import BLUE, ORANGE, pixels_near, png_of
 from result_bundle import RESULT_MIME
 
@@ -103,30 +103,6 @@ def test_a_bundle_without_the_png_draws_none(fresh_kernel):
 
 # ---- numbers in the tables
 
-class _Cells(HTMLParser):
-    """The HTML table's header texts and rows of cell texts."""
-
-    def __init__(self, html):
-        super().__init__()
-        self.headers, self.rows, self._cell = [], [], None
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            self._cell = ""
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell += data
-
-    def handle_endtag(self, tag):
-        if tag in ("td", "th") and self._cell is not None:
-            (self.headers if tag == "th" else self.rows[-1]).append(self._cell)
-            self._cell = None
-
-
 def significant_digits(text):
     digits = text.replace(",", "").lstrip("-")
     whole, _, decimals = digits.partition(".")
@@ -138,7 +114,7 @@ def test_gilbench_table_keeps_one_significance_per_column_and_counts_in_words(ke
                             f"{CPU_JOB}", timeout=120)
     data, _ = execute_result(result)
     assert re.fullmatch(r"gilbench: 1 job, median of 1 run, (1 CPU|\d+ CPUs)", data["text/plain"].splitlines()[0])
-    table = _Cells(data["text/html"])
+    table = TableCells(data["text/html"])
     seconds = [c for c, header in enumerate(table.headers) if header.endswith("(s)")]
     assert seconds, table.headers
     for c in seconds:
@@ -162,7 +138,7 @@ def test_race_table_groups_thousands_and_counts_runs_right(kernel):
 
 def test_switchinterval_rates_get_thousands_separators(kernel):
     data, _ = execute_result(kernel.execute("%switchinterval --sweep 5ms --duration 200ms", timeout=60))
-    table = _Cells(data["text/html"])
+    table = TableCells(data["text/html"])
     rate_columns = [c for c, h in enumerate(table.headers) if "/s)" in h]
     assert rate_columns, table.headers
     for row in table.rows[1:]:
@@ -170,3 +146,40 @@ def test_switchinterval_rates_get_thousands_separators(kernel):
             if row[c]:
                 assert re.fullmatch(r"\d{1,3}(,\d{3})*(\.\d+)?", row[c]), row[c]
     assert any(re.search(r"\d,\d{3}", row[c]) for row in table.rows[1:] for c in rate_columns)
+
+
+# ---- what a chart's tooltips show
+
+def tooltip_of(point, spec):
+    """A Vega-Lite data point's tooltip as {title: text}, read through the bar layer's encoding."""
+    bars = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "bar")
+    return {field.get("title", field["field"]): point[field["field"]] for field in bars["encoding"]["tooltip"]}
+
+
+def test_each_gilbench_bars_tooltip_shows_its_table_row_as_the_table_prints_it(kernel):
+    result = kernel.execute(f"%%gilbench --modes sequential,threads,processes --workers 1,2 --jobs 2 --repeats 1 "
+                            f"--warmup 0\n{CPU_JOB}", timeout=120)
+    data, _ = execute_result(result)
+    table = TableCells(data["text/html"])
+    spec = data["application/vnd.vegalite.v5+json"]
+    points = spec["data"]["values"]
+    assert len(points) == 4  # threads and processes at 1 and 2 workers; sequential is a rule
+    shown_rows = table.records()
+    for point in points:
+        tip = tooltip_of(point, spec)
+        for header in ("mode", "workers", "wall median (s)", "spread (IQR) (s)", "speed-up (x)", "CPU (s)",
+                       "cores used"):
+            assert header in tip, (header, tip)
+        assert tip in [{h: row[h] for h in tip} for row in shown_rows], (tip, shown_rows)
+        assert point["series"] == tip["mode"] and point["category"] == tip["workers"]
+
+
+def test_a_sweeps_points_show_their_intervals_row_and_heartbeats_their_own_values(kernel):
+    data, _ = execute_result(kernel.execute("%switchinterval --sweep 5ms,1ms --duration 200ms", timeout=60))
+    spec = data["application/vnd.vegalite.v5+json"]
+    table = TableCells(data["text/html"])
+    tip = tooltip_of(spec["data"]["values"][0], spec)
+    assert list(tip) == [h for h in table.headers if any(row and row[table.headers.index(h)] for row in table.rows)]
+    data, _ = execute_result(kernel.execute("%%heartbeat\nimport time\ntime.sleep(0.2)\n", timeout=60))
+    lines = data["application/vnd.vegalite.v5+json"]["layer"][0]
+    assert [f["field"] for f in lines["encoding"]["tooltip"]][:1] == ["series"]

@@ -71,6 +71,94 @@ namespace gillab
         EXPECT_GT(spec.at("height").get<int>(), 0);
     }
 
+    std::vector<std::string> tooltip_titles(const nlohmann::json& layer)
+    {
+        std::vector<std::string> titles;
+        for (const nlohmann::json& field : layer.at("encoding").at("tooltip"))
+            titles.push_back(field.value("title", field.at("field").get<std::string>()));
+        return titles;
+    }
+
+    // Rows 0-3 of a made-up table; threads and processes bars at 1 and 2 workers name them.
+    ChartFigures speedup_figures()
+    {
+        return {{"mode", "workers", "speed-up (x)", "flags"},
+                {{"threads", "1", "0.98", ""}, {"threads", "2", "0.95", "too noisy"},
+                 {"processes", "1", "0.93", ""}, {"processes", "2", "1.82", ""}}};
+    }
+
+    Chart speedup_bars_with_rows()
+    {
+        Chart chart = speedup_bars();
+        chart.series = {{"threads", {0, 1}, {0.98, 0.95}, {0, 1}}, {"processes", {0, 1}, {0.93, 1.82}, {2, 3}}};
+        return chart;
+    }
+
+    TEST(ChartVegaLite, ABarThatNamesItsTableRowCarriesThatRowsCellsAndItsTooltipListsThemUnderTheHeaders)
+    {
+        const nlohmann::json spec = chart_to_vegalite(speedup_bars_with_rows(), speedup_figures());
+        const nlohmann::json* bars = layer_with_mark(spec, "bar");
+        ASSERT_NE(bars, nullptr);
+        EXPECT_EQ(tooltip_titles(*bars), (std::vector<std::string>{"mode", "workers", "speed-up (x)", "flags"}));
+        const nlohmann::json& rows = spec.at("data").at("values");
+        ASSERT_EQ(rows.size(), 4u);
+        const auto processes_at_2 = std::find_if(rows.begin(), rows.end(), [](const nlohmann::json& row) {
+            return row.at("series") == "processes" && row.at("category") == "2";
+        });
+        ASSERT_NE(processes_at_2, rows.end());
+        EXPECT_EQ(processes_at_2->at("cell_0"), "processes");
+        EXPECT_EQ(processes_at_2->at("cell_2"), "1.82");  // as the table prints it, not the raw double
+        EXPECT_EQ(processes_at_2->at("cell_3"), "");       // a blank cell stays blank, not undefined
+        EXPECT_EQ(rows.at(1).at("cell_3"), "too noisy");
+        // the encoding still reads the raw figures
+        EXPECT_EQ(processes_at_2->at("y"), 1.82);
+    }
+
+    TEST(ChartVegaLite, AColumnNoPlottedRowFillsIsLeftOutOfTheTooltip)
+    {
+        ChartFigures figures = speedup_figures();
+        figures.rows[1][3] = "";
+        const nlohmann::json spec = chart_to_vegalite(speedup_bars_with_rows(), figures);
+        EXPECT_EQ(tooltip_titles(*layer_with_mark(spec, "bar")),
+                  (std::vector<std::string>{"mode", "workers", "speed-up (x)"}));
+        EXPECT_FALSE(spec.at("data").at("values").at(0).contains("cell_3"));
+    }
+
+    TEST(ChartVegaLite, OnePointWithoutARowMakesEveryTooltipShowItsOwnValues)
+    {
+        Chart chart = speedup_bars_with_rows();
+        chart.series[1].rows = {2};  // processes at 2 workers names no row
+        const nlohmann::json spec = chart_to_vegalite(chart, speedup_figures());
+        EXPECT_EQ(tooltip_titles(*layer_with_mark(spec, "bar")),
+                  (std::vector<std::string>{"series", "workers", "speed-up (x)"}));
+        for (const nlohmann::json& row : spec.at("data").at("values"))
+            EXPECT_FALSE(row.contains("cell_0")) << row;
+        // a row index past the table counts as no row
+        chart.series[1].rows = {2, 9};
+        EXPECT_FALSE(chart_to_vegalite(chart, speedup_figures()).at("data").at("values").at(0).contains("cell_0"));
+    }
+
+    TEST(ChartVegaLite, PointsLeftOutOfTheDataNeedNoRow)
+    {
+        Chart chart = speedup_bars_with_rows();
+        chart.series[1].x.push_back(1);
+        chart.series[1].y.push_back(nan);  // not plotted, names no row
+        const nlohmann::json spec = chart_to_vegalite(chart, speedup_figures());
+        EXPECT_EQ(tooltip_titles(*layer_with_mark(spec, "bar")).front(), "mode");
+    }
+
+    TEST(ChartVegaLite, TooltipsOfOwnValuesGroupThousandsWithAFewSignificantDigits)
+    {
+        const nlohmann::json spec = chart_to_vegalite(latency_lines());
+        const nlohmann::json& tooltip = layer_with_mark(spec, "line")->at("encoding").at("tooltip");
+        EXPECT_EQ(tooltip.at(1).at("field"), "x");
+        EXPECT_EQ(tooltip.at(1).at("format"), ",.4~r");
+        EXPECT_EQ(tooltip.at(2).at("field"), "y");
+        EXPECT_EQ(tooltip.at(2).at("format"), ",.4~r");
+        const nlohmann::json rule = layer_with_mark(chart_to_vegalite(speedup_bars()), "rule")->at("encoding").at("tooltip");
+        EXPECT_EQ(rule.at(1).at("format"), ",.4~r");
+    }
+
     TEST(ChartVegaLite, GroupedBarsUseBarMarksOffsetBySeries)
     {
         const nlohmann::json spec = chart_to_vegalite(speedup_bars());

@@ -80,6 +80,21 @@ TEST(MimeBundle, ChartAddsVegaLiteAndTheGivenPngWithItsDisplaySize)
     EXPECT_EQ(undrawn.data["text/html"].get<std::string>().find("<img"), std::string::npos);
 }
 
+TEST(MimeBundle, VegaLitePointsCarryTheirTableRowAsTheTablePrintsIt)
+{
+    Result result = sample_result(true);
+    result.chart->series = {{"threads", {0, 1}, {1.23456, 0.5}, {0, 1}}};
+    const MimeBundle bundle = mime_bundle(result, nullptr);
+    const nl::json& spec = bundle.data["application/vnd.vegalite.v5+json"];
+    const nl::json& point = spec["data"]["values"][1];
+    EXPECT_EQ(point["cell_0"], "processes<b>");
+    EXPECT_EQ(point["cell_1"], "0.500");  // the column's significant digits, as in text/plain
+    EXPECT_EQ(point["cell_2"], "16");
+    const nl::json& tooltip = spec["layer"][0]["encoding"]["tooltip"];
+    ASSERT_EQ(tooltip.size(), 3u);
+    EXPECT_EQ(tooltip[1]["title"], "Wall (s)");  // units in the header, as the table's
+}
+
 TEST(RenderText, NumbersGetSeparatorsAndOneSignificanceDownAColumn)
 {
     Result result;
