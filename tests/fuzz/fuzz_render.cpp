@@ -73,6 +73,9 @@ namespace
                 ChartSeries series{text(in), {}, {}};
                 for (int p = in.ConsumeIntegralInRange(0, 16); p > 0; --p) series.x.push_back(figure(in));
                 for (int p = in.ConsumeIntegralInRange(0, 16); p > 0; --p) series.y.push_back(figure(in));
+                // table rows the points stand for (tooltips), some past the table's end
+                for (int p = in.ConsumeIntegralInRange(0, 16); p > 0; --p)
+                    series.rows.push_back(in.ConsumeIntegralInRange<std::size_t>(0, 9));
                 chart.series.push_back(series);
             }
             for (int r = in.ConsumeIntegralInRange(0, 3); r > 0; --r) chart.rules.push_back({text(in), figure(in)});
