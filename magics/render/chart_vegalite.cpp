@@ -118,9 +118,9 @@ namespace gillab
                     {"scale", {{"zero", false}}}};
         }
 
-        // A point's own values, when it stands for no single table row: a few
-        // significant digits with thousands separators, as tables print them.
-        constexpr const char* value_format = ",.4~r";
+        // A point's own values, when it stands for no single table row: three
+        // significant digits and thousands separators, as the tables have.
+        constexpr const char* value_format = ",.3~r";
 
         json tooltip(const Chart& chart, const ChartFigures& figures, const std::set<std::size_t>& columns)
         {

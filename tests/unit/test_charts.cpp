@@ -152,11 +152,11 @@ namespace gillab
         const nlohmann::json spec = chart_to_vegalite(latency_lines());
         const nlohmann::json& tooltip = layer_with_mark(spec, "line")->at("encoding").at("tooltip");
         EXPECT_EQ(tooltip.at(1).at("field"), "x");
-        EXPECT_EQ(tooltip.at(1).at("format"), ",.4~r");
+        EXPECT_EQ(tooltip.at(1).at("format"), ",.3~r");
         EXPECT_EQ(tooltip.at(2).at("field"), "y");
-        EXPECT_EQ(tooltip.at(2).at("format"), ",.4~r");
+        EXPECT_EQ(tooltip.at(2).at("format"), ",.3~r");
         const nlohmann::json rule = layer_with_mark(chart_to_vegalite(speedup_bars()), "rule")->at("encoding").at("tooltip");
-        EXPECT_EQ(rule.at(1).at("format"), ",.4~r");
+        EXPECT_EQ(rule.at(1).at("format"), ",.3~r");
     }
 
     TEST(ChartVegaLite, GroupedBarsUseBarMarksOffsetBySeries)
