@@ -31,6 +31,20 @@ class GillabLab(LabServerApp):
     # The course's server runs this app alone (no nbclassic /tree pages mixed in).
     load_other_extensions = False
 
+    def initialize_settings(self):
+        super().initialize_settings()
+        # Under JupyterHub's single-user server, hub-extension adds its File menu items (Hub
+        # Control Panel, Log Out) only when the page config names the hub, as JupyterLab's own
+        # app does; jupyterlab_server alone leaves that out.
+        settings = self.settings  # the server's, passed back to it after this
+        if "hub_prefix" in settings:
+            settings.setdefault("page_config_data", {}).update({
+                "hubPrefix": settings["hub_prefix"],
+                "hubHost": settings.get("hub_host", ""),
+                "hubUser": settings.get("user", ""),
+                "hubServerName": getattr(self.serverapp, "server_name", ""),
+            })
+
     def initialize_handlers(self):
         super().initialize_handlers()
         self.handlers.extend(server2_api.handlers)

@@ -1,10 +1,12 @@
 """Jupyter servers on loopback (gillab's Lab, the classic Notebook) driven by headless Chromium
-through drive_notebook.js (run a notebook), explore_lab.js (Lab's other tools) and
-debug_notebook.js (Lab's debugger).
+through drive_notebook.js (run a notebook), explore_lab.js (Lab's other tools),
+debug_notebook.js (Lab's debugger) and hub_lab.js (Lab on JupyterHub).
 tests/support/loopback.py starts and stops the servers."""
 
+import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 
@@ -19,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVER = os.path.join(HERE, "drive_notebook.js")
 EXPLORER = os.path.join(HERE, "explore_lab.js")
 DEBUGGER = os.path.join(HERE, "debug_notebook.js")
+HUB_LAB = os.path.join(HERE, "hub_lab.js")
 SCREENSHOTS = os.path.join(REPO, "build", "clients")
 CHROMIUM = "/usr/bin/chromium"
 
@@ -52,19 +55,43 @@ def missing(*paths):
     return [p for p in paths if not os.path.exists(p)]
 
 
+def skip_reason(kind):
+    if missing(CHROMIUM):
+        return "Debian's chromium is not installed (make deps)"
+    if shutil.which("node") is None or missing(PLAYWRIGHT):
+        return "node or playwright-core (lab/node_modules, make lab-app) is missing"
+    if missing(os.path.join(JUPYTER_DIR, "kernels", "gillab", "kernel.json")):
+        return "the gillab kernelspec is not installed (make build)"
+    if kind == "lab" and missing(LAB_BUNDLE):
+        return "the Lab bundle is not built (make lab-app)"
+    if kind == "classic" and importlib.util.find_spec("notebook") is None:
+        return "the classic Notebook (Debian jupyter-notebook) is not installed"
+    return None
+
+
+def require(kind):
+    reason = skip_reason(kind)
+    if reason:
+        pytest.skip(reason)
+
+
 def drive(server, notebook, timeout=240, script=DRIVER, **options):
     """Runs drive_notebook.js (or another driver script) on one notebook of a JupyterServer ("lab"
     or "classic"); returns its JSON report."""
+    job = {"ui": server.kind, "url": server.url, "token": server.token, "path": notebook,
+           "kernel": kernel_display_name(), **options}
+    return run_driver(script, job, server.env, server.base, server.root, timeout, notebook)
+
+
+def run_driver(script, job, env, base, cwd, timeout, what):
+    """Runs a driver script on its job (chromium, playwright and a screenshots folder filled in)
+    with Chromium's profile, crash reports and caches under `base`; returns its JSON report."""
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    job = {
-        "ui": server.kind, "url": server.url, "token": server.token, "path": notebook,
-        "kernel": kernel_display_name(), "chromium": CHROMIUM, "playwright": PLAYWRIGHT,
-        "screenshots": SCREENSHOTS, "timeoutMs": timeout * 1000, **options,
-    }
-    # Chromium's profile, crash reports and caches go to the server's temp folder too.
-    env = {**server.env, "XDG_CONFIG_HOME": os.path.join(server.base, "xdg-config"),
-           "XDG_CACHE_HOME": os.path.join(server.base, "xdg-cache")}
-    process = subprocess.Popen(["node", script, json.dumps(job)], env=env, cwd=server.root,
+    job = {"chromium": CHROMIUM, "playwright": PLAYWRIGHT, "screenshots": SCREENSHOTS,
+           "timeoutMs": timeout * 1000, **job}
+    env = {**env, "XDG_CONFIG_HOME": os.path.join(base, "xdg-config"),
+           "XDG_CACHE_HOME": os.path.join(base, "xdg-cache")}
+    process = subprocess.Popen(["node", script, json.dumps(job)], env=env, cwd=cwd,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:
@@ -72,10 +99,10 @@ def drive(server, notebook, timeout=240, script=DRIVER, **options):
     except subprocess.TimeoutExpired:
         signal_group(process.pid, signal.SIGKILL)
         out, err = process.communicate()
-        pytest.fail(f"the browser driver hung on {notebook}; stderr:\n{err[-3000:]}")
+        pytest.fail(f"the browser driver hung on {what}; stderr:\n{err[-3000:]}")
     finally:
         signal_group(process.pid, signal.SIGKILL)
-    assert process.returncode == 0, f"browser driver failed on {notebook}:\n{err[-4000:]}"
+    assert process.returncode == 0, f"browser driver failed on {what}:\n{err[-4000:]}"
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -2,7 +2,6 @@
 headless Chromium, checked on screen and in the notebook file the front end saved."""
 
 import glob
-import importlib.util
 import os
 import shutil
 import struct
@@ -11,8 +10,7 @@ import nbformat
 import pytest
 
 import browsers
-from browsers import (CHROMIUM, JUPYTER_DIR, LAB_BUNDLE, PLAYWRIGHT, REPO, missing, read_notebook,
-                      write_smoke_notebook)
+from browsers import REPO, read_notebook, require, write_smoke_notebook
 from html_table import TableCells
 from loopback import JupyterServer
 from result_bundle import RESULT_MIME
@@ -24,26 +22,6 @@ LECTURES = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 # leaves the checkout clean (docs/development.md).
 README_IMAGES = (os.path.join(REPO, "docs", "images") if os.environ.get("GILLAB_UPDATE_IMAGES") == "1"
                  else os.path.join(browsers.SCREENSHOTS, "images"))
-
-
-def skip_reason(kind):
-    if missing(CHROMIUM):
-        return "Debian's chromium is not installed (make deps)"
-    if shutil.which("node") is None or missing(PLAYWRIGHT):
-        return "node or playwright-core (lab/node_modules, make lab-app) is missing"
-    if missing(os.path.join(JUPYTER_DIR, "kernels", "gillab", "kernel.json")):
-        return "the gillab kernelspec is not installed (make build)"
-    if kind == "lab" and missing(LAB_BUNDLE):
-        return "the Lab bundle is not built (make lab-app)"
-    if kind == "classic" and importlib.util.find_spec("notebook") is None:
-        return "the classic Notebook (Debian jupyter-notebook) is not installed"
-    return None
-
-
-def require(kind):
-    reason = skip_reason(kind)
-    if reason:
-        pytest.skip(reason)
 
 
 @pytest.fixture

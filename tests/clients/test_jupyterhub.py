@@ -21,6 +21,7 @@ import uuid
 import nbformat
 import pytest
 
+import browsers
 from loopback import (JUPYTER_DIR, REPO, KernelChannels, ServerProcess, api_request, free_port, jupyter_env, remove,
                       temp_base)
 from result_bundle import RESULT_MIME
@@ -45,8 +46,11 @@ c.Authenticator.allowed_users = {students!r}
 c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = "{base}/home/{{username}}"
 c.Spawner.cmd = ["/usr/bin/jupyterhub-singleuser"]
-c.Spawner.args = ["--allow-root"]
+# gillab's Lab as the students' UI (docs/instructors.md)
+c.Spawner.args = ["--allow-root", "--ServerApp.jpserver_extensions=gillab_lab=True"]
+c.Spawner.default_url = "/lab"
 c.Spawner.environment = {{"JUPYTER_PATH": "{hub_prefix}/share/jupyter", "TMPDIR": "{base}/tmp",
+                          "PYTHONPATH": "{lab}",
                           "GILLAB_QUICK": "1"}}  # the lectures' short mode, as in the lecture tests
 c.Spawner.start_timeout = 90
 c.Spawner.http_timeout = 90
@@ -124,7 +128,8 @@ def hub():
         config = os.path.join(base, "jupyterhub_config.py")
         with open(config, "w") as f:
             f.write(HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), base=base,
-                                      password=PASSWORD, students=set(STUDENTS), hub_prefix=hub_prefix))
+                                      password=PASSWORD, students=set(STUDENTS), hub_prefix=hub_prefix,
+                                      lab=os.path.join(REPO, "lab")))
         process = ServerProcess("jupyterhub", ["/usr/bin/jupyterhub", "-f", config], env, cwd=base)
         hub = Hub(f"http://127.0.0.1:{port}/", base)
         process.wait_for_http(f"{hub.url}hub/api", timeout=60)
@@ -210,6 +215,21 @@ def test_another_students_token_cannot_reach_their_server(hub):
     with pytest.raises(urllib.error.HTTPError) as refused:
         hub.request("user/student1/api/kernels", token=token2)
     assert refused.value.code == 403
+
+
+def test_a_student_logs_in_to_gillabs_lab_and_finds_the_hubs_menu(hub):
+    reason = browsers.skip_reason("lab")
+    if reason:
+        pytest.skip(reason)
+    env = jupyter_env(hub.base)
+    report = browsers.run_driver(browsers.HUB_LAB, {"url": hub.url, "user": "student2", "password": PASSWORD},
+                                 env, hub.base, hub.base, timeout=150, what="the hub's Lab")
+    assert report["path"].startswith("/user/student2/lab"), report["path"]
+    assert not report["pageErrors"], report["pageErrors"]
+    # hub-extension's items, there only when the page config names the hub
+    assert {"Hub Control Panel", "Log Out"} <= set(report["fileMenu"]), report["fileMenu"]
+    assert report["controlPanel"] == "/hub/home", report["controlPanel"]
+    assert "student2" in report["controlPanelText"]
 
 
 def run_command(*args, cwd, timeout=300):
