@@ -92,7 +92,8 @@ namespace gillab
         auto* log_buffer = new __gnu_cxx::stdio_filebuf<char>(the_capture->log_fd(), std::ios::out);
         std::cerr.rdbuf(log_buffer);
         std::clog.rdbuf(log_buffer);
-        // Registered last, so it runs before every other exit handler.
+        // Exit handlers run in reverse order: this one runs after the destructors of statics
+        // built from here on (xeus's among them), so end_process must not reach for those.
         std::atexit([] { end_process(); });
 
         xeus::xconfiguration config = xeus::load_configuration(connection_file);
