@@ -81,5 +81,7 @@ def test_magics_display_data_and_progress_updates_reach_a_services_client(jupyte
 def test_interrupt_through_the_server_stops_a_magic(jupyter_server):
     report = drive(jupyter_server, [], interrupt_cell=SPIN_CELL)
     assert report["interrupt"]["ename"] == "KeyboardInterrupt"
-    assert report["interrupt"]["seconds"] < 1 + 3
+    # the cell would spin for ever: ending at all proves the interrupt, and well before 10 s
+    # after it (1 s of spinning first) proves it was not a late stop, even on 2 loaded cores
+    assert report["interrupt"]["seconds"] < 1 + 10
     assert report["interrupt"]["after"] == ["2"]
