@@ -1,26 +1,15 @@
 // %%gilbench: one cell's work, run sequentially, in threads, in processes
 // and under asyncio at several worker counts; a table of medians, spreads,
-// speed-ups and CPU time. Reads as: parse -> measure (here in the kernel,
-// gilbench_python.cpp in other interpreters) -> result (gilbench_result.cpp).
+// speed-ups and CPU time. Reads as: parse -> measure (gilbench_measure.cpp:
+// runners/task_gilbench.py in the kernel or a child) -> result (gilbench_result.cpp).
 #include <algorithm>
-#include <cmath>
-#include <map>
-#include <optional>
-#include <sstream>
 
-#include <pybind11/eval.h>
 #include <pybind11/stl.h>
-#include <pybind11_json/pybind11_json.hpp>
 
-#include "core/budget.hpp"
 #include "core/cell_module.hpp"
-#include "core/clock.hpp"
-#include "core/interruptible.hpp"
-#include "core/number_format.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/stats.hpp"
-#include "core/thread_pool.hpp"
 #include "gilbench.hpp"
 
 namespace gillab
@@ -39,8 +28,6 @@ namespace gillab
         }
         constexpr long long max_workers = 10000;
         constexpr long long max_process_workers = 64;
-        // A job that blocks the event loop gets past asyncio's own timeout.
-        constexpr double blocked_loop_grace_s = 0.25;
 
         using gilbench::build_result;
         using gilbench::configuration;
@@ -49,14 +36,6 @@ namespace gillab
         using gilbench::measured;
         using gilbench::options;
         using gilbench::peak_memory;
-
-        struct one_run
-        {
-            double wall_s = 0;
-            double cpu_s = 0;
-            std::vector<py::object> results;
-            bool over_budget = false;  // stopped when --budget ran out; results incomplete
-        };
 
         // ---- parse ----------------------------------------------------------
 
@@ -200,181 +179,12 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        std::chrono::steady_clock::duration as_duration(double seconds)
+        // The progress wording of runners/task_gilbench.py, for the memory run too.
+        std::string memory_status(const configuration& config, std::size_t c, std::size_t total)
         {
-            return std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(seconds));
-        }
-
-        unsigned long current_python_thread()
-        {
-            return PyThread_get_thread_ident();
-        }
-
-        // Times `body(run, start)` in the shell thread: wall and CPU time around it,
-        // and a watchdog that raises RunOverBudget in the shell thread once
-        // `watchdog_after_s` have passed; that exception marks the run stopped.
-        template <typename Body>
-        one_run timed_in_shell_thread(double watchdog_after_s, Body body)
-        {
-            one_run run;
-            const double cpu0 = process_tree_cpu_seconds();
-            const auto start = monotonic::now();
-            budget_watchdog watchdog(start + as_duration(watchdog_after_s), {current_python_thread()});
-            try
-            {
-                body(run, start);
-            }
-            catch (py::error_already_set& error)
-            {
-                watchdog.disarm();
-                if (!is_over_budget(error)) throw;
-                run.over_budget = true;
-            }
-            run.wall_s = seconds_between(start, monotonic::now());
-            watchdog.disarm();
-            run.cpu_s = process_tree_cpu_seconds() - cpu0;
-            return run;
-        }
-
-        // The cell's jobs in the shell thread. Over budget: checked between
-        // jobs, and the watchdog raises RunOverBudget inside a long one.
-        one_run run_sequential(py::object job, long long jobs, double budget_s)
-        {
-            return timed_in_shell_thread(budget_s, [&](one_run& run, monotonic::time_point start)
-            {
-                const auto deadline = start + as_duration(budget_s);
-                for (long long i = 0; i < jobs && !run.over_budget; ++i)
-                {
-                    run.results.push_back(job(i));
-                    run.over_budget = monotonic::now() >= deadline && i + 1 < jobs;
-                }
-            });
-        }
-
-        one_run run_threads(py::object job, long long jobs, long long workers, double budget_s)
-        {
-            const double cpu0 = process_tree_cpu_seconds();
-            pool_run pool = run_in_native_threads(job, jobs, static_cast<int>(workers), budget_s);
-            const double cpu = process_tree_cpu_seconds() - cpu0;
-            if (pool.failed)
-            {
-                throw std::runtime_error("job(" + std::to_string(pool.failed_job) + ") raised in mode threads" +
-                                         " with " + std::to_string(workers) + " workers:\n" + pool.error_text);
-            }
-            one_run run{pool.wall_s, cpu, std::move(pool.results)};
-            run.over_budget = pool.over_budget;
-            return run;
-        }
-
-        const char* main_trap_help =
-            "A process worker could not find a function in __main__. Functions defined in notebook cells live in "
-            "the kernel's __main__, which spawn and forkserver workers do not have. Define everything the job uses "
-            "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and import it.";
-
-        // Kills the workers with any child a job started, then reaps them.
-        void stop_process_pool(py::object pool)
-        {
-            py::module_::import("gillab.runners.task_gilbench").attr("stop_pool")(pool);
-        }
-
-        one_run run_processes(py::object job, long long jobs, long long workers, const options& o)
-        {
-            py::module_ futures = py::module_::import("concurrent.futures");
-            py::module_ mp = py::module_::import("multiprocessing");
-            py::object context = o.start_method.empty() ? mp.attr("get_context")() : mp.attr("get_context")(o.start_method);
-            const double cpu0 = process_tree_cpu_seconds();
-            auto start = monotonic::now();
-            py::object pool = futures.attr("ProcessPoolExecutor")("max_workers"_a = workers, "mp_context"_a = context);
-            one_run run;
-            try
-            {
-                if (!o.startup_included)
-                {
-                    // Every worker started and idle before the clock starts.
-                    py::list warm;
-                    py::object noop = py::module_::import("os").attr("getpid");
-                    for (long long w = 0; w < workers; ++w) warm.append(pool.attr("submit")(noop));
-                    futures.attr("wait")(warm);
-                    start = monotonic::now();
-                }
-                py::list submitted;
-                for (long long i = 0; i < jobs; ++i) submitted.append(pool.attr("submit")(job, i));
-                // futures.wait sleeps on a condition (GIL released) and wakes at the
-                // last completion; the short slices keep the budget and the stop
-                // button responsive.
-                const auto deadline = start + as_duration(o.budget_s);
-                py::object wait = futures.attr("wait");
-                while (true)
-                {
-                    const double left = seconds_between(monotonic::now(), deadline);
-                    py::tuple done_pending = wait(submitted, "timeout"_a = std::max(0.0, std::min(0.05, left)));
-                    if (py::len(done_pending[1]) == 0) break;
-                    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-                    if (left <= 0)
-                    {
-                        run.over_budget = true;
-                        break;
-                    }
-                }
-                run.wall_s = seconds_between(start, monotonic::now());
-                if (run.over_budget)
-                {
-                    stop_process_pool(pool);
-                    run.cpu_s = process_tree_cpu_seconds() - cpu0;
-                    return run;
-                }
-                for (py::handle f : submitted) run.results.push_back(f.attr("result")());
-            }
-            catch (py::error_already_set& error)
-            {
-                // Stop the workers at once: an interrupt or a failure must not leave them running.
-                stop_process_pool(pool);
-                if (error.matches(PyExc_KeyboardInterrupt)) throw;
-                const std::string text = py::str(error.value()).cast<std::string>();
-                const std::string kind = py::str(py::type::handle_of(error.value()).attr("__name__")).cast<std::string>();
-                std::string message = "job raised " + kind + " in mode processes with " + std::to_string(workers) +
-                                      " workers (start method " + context.attr("get_start_method")().cast<std::string>() + "): " + text;
-                if (text.find("Can't get attribute") != std::string::npos) message += "\n" + std::string(main_trap_help);
-                if (kind == "BrokenProcessPool") message += "\nA worker process died (os._exit, a signal or a crash) before returning its result.";
-                throw std::runtime_error(message);
-            }
-            pool.attr("shutdown")("wait"_a = true);
-            run.cpu_s = process_tree_cpu_seconds() - cpu0;  // workers are reaped by now
-            return run;
-        }
-
-        // All jobs under one event loop, at most `workers` at a time. Over budget:
-        // the tasks are cancelled; a job that blocks the loop gets RunOverBudget
-        // from a watchdog a little later instead.
-        one_run run_asyncio(py::object ajob, long long jobs, long long workers, double budget_s)
-        {
-            py::object gather_limited = py::module_::import("gillab.runners.task_gilbench").attr("gather_limited");
-            py::handle over_budget(run_over_budget_type());
-            py::object asyncio_run = py::module_::import("asyncio").attr("run");
-            return timed_in_shell_thread(budget_s + blocked_loop_grace_s, [&](one_run& run, monotonic::time_point)
-            {
-                py::list results = asyncio_run(gather_limited(ajob, jobs, workers, budget_s, over_budget));
-                for (py::handle r : results) run.results.push_back(py::reinterpret_borrow<py::object>(r));
-            });
-        }
-
-        one_run run_once(const cell_module& cell, const configuration& config, const options& o)
-        {
-            py::object module = cell.module();
-            if (config.mode == "sequential") return run_sequential(module.attr("job"), config.jobs, o.budget_s);
-            if (config.mode == "threads") return run_threads(module.attr("job"), config.jobs, config.workers, o.budget_s);
-            if (config.mode == "processes") return run_processes(module.attr("job"), config.jobs, config.workers, o);
-            return run_asyncio(module.attr("ajob"), config.jobs, config.workers, o.budget_s);
-        }
-
-        bool same_results(const std::vector<py::object>& a, const std::vector<py::object>& b)
-        {
-            if (a.size() != b.size()) return false;
-            for (std::size_t i = 0; i < a.size(); ++i)
-            {
-                if (!a[i].equal(b[i])) return false;
-            }
-            return true;
+            return py::module_::import("gillab.runners.task_gilbench").attr("status_line")(
+                py::dict("mode"_a = config.mode, "workers"_a = config.workers, "jobs"_a = config.jobs),
+                "peak memory in a fresh process", c, total).cast<std::string>();
         }
 
         // One run of the configuration in a fresh interpreter (gillab/peak_rss.py),
@@ -383,97 +193,17 @@ namespace gillab
         peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o,
                                      double timeout_s, const std::string& executable)
         {
-            py::dict scope("executable"_a = executable, "folder"_a = cell.folder(), "name"_a = cell.name(), "mode"_a = config.mode,
-                           "workers"_a = config.workers, "jobs"_a = config.jobs, "start_method"_a = o.start_method,
-                           "timeout"_a = timeout_s);
-            // subprocess.run kills the child on any exception, KeyboardInterrupt included.
-            py::exec(R"PY(
-import json, os, subprocess, sys
-import gillab
-script = os.path.join(os.path.dirname(gillab.__file__), "peak_rss.py")
-figures, problem = None, ""
-try:
-    done = subprocess.run([executable or sys.executable, script, folder, name, mode, str(workers), str(jobs), start_method],
-                          capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode == 0 and lines:
-        figures = json.loads(lines[-1])
-    else:
-        tail = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
-        problem = "memory run failed: " + tail
-except subprocess.TimeoutExpired:
-    problem = "memory run over --budget"
-)PY", scope);
+            py::tuple answer = py::module_::import("gillab.peak_rss").attr("run_in_fresh_interpreter")(
+                executable, cell.folder(), cell.name(), config.mode, config.workers, config.jobs, o.start_method, timeout_s);
             peak_memory m;
-            m.problem = scope["problem"].cast<std::string>();
-            if (!scope["figures"].is_none())
+            m.problem = answer[1].cast<std::string>();
+            if (!answer[0].is_none())
             {
-                py::dict figures = scope["figures"];
+                py::dict figures = answer[0];
                 m.peak_rss_bytes = figures["peak_rss_bytes"].cast<double>();
                 if (config.mode == "processes") m.largest_child_rss_bytes = figures["largest_child_rss_bytes"].cast<double>();
             }
             return m;
-        }
-
-        std::string status_line(const configuration& config, long long r, const options& o, std::size_t c, std::size_t total)
-        {
-            std::ostringstream status;
-            status << config.mode << " x " << count_text(config.workers, "worker") << ", " << count_text(config.jobs, "job") << ", "
-                   << (r < 0 ? std::string("peak memory in a fresh process")
-                             : r < o.warmup ? "warm-up " + std::to_string(r + 1)
-                                            : "run " + std::to_string(r - o.warmup + 1) + "/" + std::to_string(o.repeats))
-                   << " (configuration " << c + 1 << " of " << total << ")";
-            return status.str();
-        }
-
-        // Every configuration's runs in this kernel, as `measured` rows (not yet summarized).
-        std::vector<measured> measure_in_kernel(const cell_module& cell, const std::vector<configuration>& configs,
-                                                const options& o, progress_line& progress, const std::string& prefix)
-        {
-            std::vector<measured> rows;
-            std::map<long long, std::vector<py::object>> reference_results;  // by --jobs value
-            std::vector<std::pair<std::string, std::string>> over_budget_at;  // (mode, workers spec)
-            for (std::size_t c = 0; c < configs.size(); ++c)
-            {
-                measured m;
-                m.config = configs[c];
-                const configuration& config = m.config;
-                // Larger --jobs after a stopped run would only be stopped again.
-                if (std::count(over_budget_at.begin(), over_budget_at.end(), std::make_pair(config.mode, config.workers_spec)))
-                {
-                    m.skipped = true;
-                    m.flags.push_back("not run: fewer jobs went over --budget");
-                    rows.push_back(m);
-                    continue;
-                }
-                for (long long r = 0; r < o.warmup + o.repeats; ++r)
-                {
-                    progress.update(prefix + status_line(config, r, o, c, configs.size()));
-                    one_run run = run_once(cell, config, o);
-                    if (run.over_budget)
-                    {
-                        m.over_budget = true;
-                        over_budget_at.emplace_back(config.mode, config.workers_spec);
-                        m.flags.push_back("stopped at --budget");
-                        break;
-                    }
-                    if (r == o.warmup)
-                    {
-                        auto reference = reference_results.find(config.base_jobs);
-                        if (reference == reference_results.end() && config.mode == "sequential" && !o.weak_scaling)
-                            reference_results[config.base_jobs] = run.results;
-                        else if (reference != reference_results.end())
-                            m.results_match = same_results(run.results, reference->second);
-                    }
-                    if (r >= o.warmup)
-                    {
-                        m.walls.push_back(run.wall_s);
-                        m.cpus.push_back(run.cpu_s);
-                    }
-                }
-                rows.push_back(m);
-            }
-            return rows;
         }
 
         // Medians, spreads and the flags of one configuration's measured runs.
@@ -524,7 +254,9 @@ except subprocess.TimeoutExpired:
                 {
                     b.target.info = kernel_interpreter_info();
                     b.label = b.target.info.label() + " (kernel)";
-                    b.rows = measure_in_kernel(cell, configs, o, progress, o.python_given ? b.label + ": " : "");
+                    const std::string prefix = o.python_given ? b.label + ": " : "";
+                    b.rows = gilbench::measure_in_kernel(cell, configs, o, [&](const std::string& status)
+                                                         { progress.update(prefix + status); });
                 }
                 else
                 {
@@ -540,7 +272,7 @@ except subprocess.TimeoutExpired:
                     // interpreter's plain pool may be quicker (10,000 one-per-job threads).
                     if (o.memory && !m.skipped)
                     {
-                        progress.update((o.python_given ? b.label + ": " : "") + status_line(m.config, -1, o, c, configs.size()));
+                        progress.update((o.python_given ? b.label + ": " : "") + memory_status(m.config, c, configs.size()));
                         m.memory = measure_peak_rss(cell, m.config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0),
                                                     target.is_kernel ? "" : target.info.executable);
                         if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);

@@ -1,8 +1,8 @@
-// %%gilbench's pieces shared by its files: gilbench.cpp (parse, measure in
-// the kernel), gilbench_python.cpp (measure in a child interpreter, --python)
-// and gilbench_result.cpp (the table, chart, JSON and result object). Both
-// measuring sides fill the same `measured` rows, which the result code turns
-// into the same figures.
+// %%gilbench's pieces shared by its files: gilbench.cpp (parse, plan),
+// gilbench_measure.cpp (runners/task_gilbench.py in the kernel or in a child
+// interpreter, --python) and gilbench_result.cpp (the table, chart, JSON and
+// result object). Both measuring places fill the same `measured` rows, which
+// the result code turns into the same figures.
 #pragma once
 
 #include <functional>
@@ -86,9 +86,12 @@ namespace gillab
 
         long long cpu_count();
 
-        // Runs every configuration in a child of `target` (runners/task_gilbench.py):
+        // Runs every configuration with runners/task_gilbench.py, in this kernel
+        // (its native thread pool and budget watchdog) or in a child of `target`:
         // one `measured` per configuration, runs filled, not yet summarized.
-        // `progress` gets the child's "which configuration, which run" as it goes.
+        // `progress` gets "which configuration, which run" as it goes.
+        std::vector<measured> measure_in_kernel(const cell_module& cell, const std::vector<configuration>& configs,
+                                                const options& o, const std::function<void(const std::string&)>& progress);
         std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
                                                const std::vector<configuration>& configs, const options& o,
                                                const std::function<void(const std::string&)>& progress);

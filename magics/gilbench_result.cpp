@@ -8,7 +8,6 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/budget.hpp"
 #include "core/number_format.hpp"
 #include "core/py_result.hpp"
 #include "gilbench.hpp"
@@ -322,7 +321,6 @@ namespace gillab
 
     void gilbench::bind_result(py::module_& m)
     {
-        m.attr("RunOverBudget") = py::handle(run_over_budget_type());
         const auto one = py::int_(1);
         py::class_<gilbench_result, Result>(m, "GilbenchResult")
             .def("speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)

@@ -1,5 +1,5 @@
 // %gilinfo: what decides this interpreter's concurrency, in one table.
-#include <pybind11/eval.h>
+#include <pybind11_json/pybind11_json.hpp>
 #include <pybind11/stl.h>
 
 #include "core/child_interpreter.hpp"
@@ -10,13 +10,6 @@ namespace gillab
 {
     namespace
     {
-        py::object eval(const char* expression)
-        {
-            py::dict scope;
-            py::exec("import os, sys, sysconfig, multiprocessing, multiprocessing.context", scope);
-            return py::eval(expression, scope);
-        }
-
         Row row(const std::string& property, Cell value, const std::string& why)
         {
             return {property, std::move(value), why};
@@ -26,7 +19,7 @@ namespace gillab
         Result list_interpreters()
         {
             py::object realpath = py::module_::import("os.path").attr("realpath");
-            const std::string kernel_executable = realpath(eval("sys.executable")).cast<std::string>();
+            const std::string kernel_executable = realpath(kernel_interpreter_info().executable).cast<std::string>();
             Result result;
             result.magic = "gilinfo";
             result.table.title = "CPython interpreters on this machine (usable with --python)";
@@ -70,21 +63,20 @@ namespace gillab
         {
             if (call.args.has("interpreters")) return list_interpreters();
 
-            const std::string version = eval("sys.version.split()[0]").cast<std::string>();
-            const bool free_threaded_build = eval("bool(sysconfig.get_config_var('Py_GIL_DISABLED'))").cast<bool>();
-            const bool gil_enabled = eval("sys._is_gil_enabled() if hasattr(sys, '_is_gil_enabled') else True").cast<bool>();
-            const double switch_interval = eval("sys.getswitchinterval()").cast<double>();
-            const long long cpu_count = eval("os.cpu_count() or 1").cast<long long>();
-            const long long usable_cpus = eval("len(os.sched_getaffinity(0))").cast<long long>();
-            // 3.13 sizes the default pool from the CPUs this process may use.
-            const long long pool_workers =
-                eval("min(32, (getattr(os, 'process_cpu_count', os.cpu_count)() or 1) + 4)").cast<long long>();
-            const std::string start_method = eval(
-                "multiprocessing.get_start_method(allow_none=True) or "
-                "multiprocessing.context._default_context._default_context.get_start_method()").cast<std::string>();
-            const std::string all_methods = eval("', '.join(multiprocessing.get_all_start_methods())").cast<std::string>();
-            const std::string implementation = eval("sys.implementation.name").cast<std::string>();
-            const std::string executable = eval("sys.executable").cast<std::string>();
+            // gillab/concurrency_facts.py: the same names as the result's fields.
+            const nl::json facts = py::module_::import("gillab.concurrency_facts").attr("facts")();
+            const std::string version = facts["python_version"];
+            const bool free_threaded_build = facts["free_threaded_build"];
+            const bool gil_enabled = facts["gil_enabled"];
+            const double switch_interval = facts["switch_interval_s"];
+            const std::int64_t cpu_count = facts["cpu_count"];
+            const std::int64_t usable_cpus = facts["usable_cpus"];
+            const std::int64_t pool_workers = facts["default_thread_pool_workers"];
+            const std::string start_method = facts["default_start_method"];
+            std::string all_methods;
+            for (const nl::json& method : facts["start_methods"]) all_methods += (all_methods.empty() ? "" : ", ") + method.get<std::string>();
+            const std::string implementation = facts["implementation"];
+            const std::string executable = facts["executable"];
 
             Result result;
             result.magic = "gilinfo";
@@ -98,25 +90,15 @@ namespace gillab
                     gil_enabled ? "one thread runs Python bytecode at a time" : "threads run Python bytecode in parallel"),
                 row("switch interval", ms_text(switch_interval * 1e3),
                     "how long a thread may hold the GIL before a waiting thread asks for it"),
-                row("CPUs", static_cast<std::int64_t>(cpu_count), "os.cpu_count(): the ceiling for process speed-up"),
-                row("CPUs usable (affinity)", static_cast<std::int64_t>(usable_cpus), "what this process may actually run on"),
-                row("default ThreadPoolExecutor workers", static_cast<std::int64_t>(pool_workers),
+                row("CPUs", cpu_count, "os.cpu_count(): the ceiling for process speed-up"),
+                row("CPUs usable (affinity)", usable_cpus, "what this process may actually run on"),
+                row("default ThreadPoolExecutor workers", pool_workers,
                     "min(32, cpus + 4): a pool of this size caps concurrent waits"),
                 row("default start method", start_method, "how multiprocessing starts workers here"),
                 row("available start methods", all_methods, "fork copies the kernel; spawn and forkserver re-import"),
             };
-            result.data = {{"python_version", version},
-                           {"implementation", implementation},
-                           {"executable", executable},
-                           {"free_threaded_build", free_threaded_build},
-                           {"gil_enabled", gil_enabled},
-                           {"switch_interval_s", switch_interval},
-                           {"switch_interval_ms", switch_interval * 1e3},
-                           {"cpu_count", cpu_count},
-                           {"usable_cpus", usable_cpus},
-                           {"default_thread_pool_workers", pool_workers},
-                           {"default_start_method", start_method},
-                           {"start_methods", eval("multiprocessing.get_all_start_methods()").cast<std::vector<std::string>>()}};
+            result.data = facts;
+            result.data["switch_interval_ms"] = switch_interval * 1e3;
             return result;
         }
     }

@@ -5,7 +5,7 @@
 // into another interpreter, so a magic that accepts --python keeps its
 // measuring loop in a runner task that both the kernel and the child run.
 //
-// How a magic plugs in (see magics/race.cpp, magics/gilbench_python.cpp): add
+// How a magic plugs in (see magics/race.cpp, magics/gilbench_measure.cpp): add
 // `python_option()` to its parser, `resolve_interpreters(args.text("python", ""))`,
 // then for each target either measure in the kernel (`is_kernel`) or call
 // `run_in_child(target, request, magic, on_progress)` with {"task": NAME, ...},

@@ -1,11 +1,9 @@
 #include "gil_timeline.hpp"
-#include "python_helpers.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
-#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 
 namespace gillab
@@ -22,35 +20,6 @@ namespace gillab
         constexpr std::int64_t min_pause_ns = 2000;
         constexpr std::size_t gap_sample = 100000;  // gaps per thread for the typical one
 
-        const char* recorder_source = R"PY(
-import array, threading, time
-
-def record(window_s, capacity):
-    clock = time.perf_counter_ns
-    stamps = [array.array("q", bytes(8 * capacity)) for _ in range(2)]
-    counts = [0, 0]
-    start = threading.Barrier(3)
-    def stamp(k):
-        buffer = stamps[k]
-        start.wait()
-        end = clock() + int(window_s * 1e9)
-        n = 0
-        while n < capacity:
-            now = clock()
-            buffer[n] = now
-            n += 1
-            if now > end:
-                break
-        counts[k] = n
-    threads = [threading.Thread(target=stamp, args=(k,), name=f"gillab-timeline-{k}", daemon=True) for k in range(2)]
-    for t in threads:
-        t.start()
-    start.wait()
-    opened = clock()
-    for t in threads:
-        t.join()
-    return opened, [stamps[k][:counts[k]] for k in range(2)]
-)PY";
 
 
         std::vector<std::int64_t> to_vector(py::handle stamps)
@@ -81,7 +50,8 @@ def record(window_s, capacity):
     gil_ownership record_gil_ownership(double window_s)
     {
         const auto capacity = static_cast<long long>(window_s * stamps_per_second) + 1000;
-        py::tuple recorded = python_helpers(recorder_source)["record"](window_s, capacity);
+        // The stamping threads are Python on purpose: they must hold the GIL to stamp.
+        py::tuple recorded = py::module_::import("gillab.gil_timeline_recorder").attr("record")(window_s, capacity);
         const auto opened = recorded[0].cast<std::int64_t>();
         py::list per_thread = recorded[1];
         auto ms = [opened](std::int64_t t) { return (t - opened) * 1e-6; };

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "args.hpp"
+#include "budget.hpp"
 #include "py_result.hpp"
 #include "registry.hpp"
 
@@ -29,6 +30,7 @@ namespace gillab
     {
         m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
         gillab::bind_result(m);
+        gillab::bind_budget(m);
         for (const auto& magic : gillab::all_magics())
         {
             if (magic.bind) magic.bind(m);

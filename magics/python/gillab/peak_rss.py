@@ -1,18 +1,38 @@
 """Peak memory of one %%gilbench configuration, measured in a fresh interpreter.
 
-Run by the magic as `python3 peak_rss.py FOLDER MODULE MODE WORKERS JOBS START_METHOD`:
-imports the cell's module from FOLDER, runs its jobs once the way MODE does
-(a plain ThreadPoolExecutor / ProcessPoolExecutor / asyncio.gather with a
-semaphore, as a student would write it), and prints one JSON line with this
-process's peak resident set (VmHWM) and, for processes, the largest worker's.
+The magic calls run_in_fresh_interpreter(), which runs this file as
+`PYTHON peak_rss.py FOLDER MODULE MODE WORKERS JOBS START_METHOD`: it imports the
+cell's module from FOLDER, runs its jobs once the way MODE does (a plain
+ThreadPoolExecutor / ProcessPoolExecutor / asyncio.gather with a semaphore, as a
+student would write it), and prints one JSON line with this process's peak
+resident set (VmHWM) and, for processes, the largest worker's. As a script it
+runs under any CPython 3.8+ that --python names.
 """
 
 import asyncio
 import importlib
 import json
+import os
 import resource
+import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+
+def run_in_fresh_interpreter(executable, folder, module_name, mode, workers, jobs, start_method, timeout):
+    """(figures, "") or (None, why there are none). `executable`: empty for this interpreter.
+    subprocess.run kills the child on any exception, KeyboardInterrupt included."""
+    command = [executable or sys.executable, os.path.abspath(__file__), folder, module_name, mode,
+               str(workers), str(jobs), start_method]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, "memory run over --budget"
+    lines = done.stdout.strip().splitlines()
+    if done.returncode == 0 and lines:
+        return json.loads(lines[-1]), ""
+    tail = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
+    return None, "memory run failed: " + tail
 
 
 def peak_rss_bytes():

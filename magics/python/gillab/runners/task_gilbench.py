@@ -1,22 +1,26 @@
-"""%%gilbench's measurement in a child interpreter (--python).
+"""%%gilbench's measuring loop: the one the kernel runs and the one a child interpreter runs.
 
-The kernel writes the cell as a module (magics/core/cell_module), plans the configurations
-(mode, workers, jobs) and sends them here; this module imports the cell and times each
-configuration --warmup + --repeats times, the way the kernel does, and returns the raw figures
-(wall and CPU seconds per run, budget stops, whether the results matched sequential). The
-kernel turns them into medians, spreads, speed-ups and flags with the same code as its own
-runs, so the figures mean the same in both places. Where the means differ:
-  * threads: `threading.Thread` workers released together from a `threading.Barrier` take job
-    indices from a shared counter, as the kernel's native pool does; wall time runs from the
-    release to the last job done, so Python thread creation is outside it in both places;
-  * over --budget: RunOverBudget is raised in the running threads with ctypes'
-    PyThreadState_SetAsyncExc (the kernel does the same natively); without ctypes a run is
-    stopped only between jobs;
-  * CPU time: user+system of the child and its reaped children (os.times), as in the kernel.
-Standard library only, CPython 3.8+ (no syntax or calls newer than 3.8).
+The kernel plans the configurations (mode, workers, jobs), writes the cell as a module
+(magics/core/cell_module) and calls measure(request, progress, native), handing over its native
+tools: the thread pool (magics/core/thread_pool), the budget watchdog and its RunOverBudget type
+(magics/core/budget). A child interpreter (--python, child.py) calls measure(request, progress):
+PYTHON_TOOLS stand in for the native ones. Either way this loop times each configuration
+--warmup + --repeats times and returns the raw figures (wall and CPU seconds per run, budget
+stops, whether the results matched sequential's), which the kernel turns into medians, spreads,
+speed-ups and flags. Where the tools differ:
+  * threads: the native pool's OS threads take the GIL only to call the job; PYTHON_TOOLS'
+    `threading.Thread` workers are released together from a `threading.Barrier` and take job
+    indices from a shared counter. Both time from the release to the last job done, so thread
+    creation is outside the wall time in both;
+  * over --budget: both raise RunOverBudget in the running threads (PyThreadState_SetAsyncExc,
+    natively or through ctypes) at the budget and every 0.1 s after, until the run is over;
+    without ctypes a child's run is stopped only between jobs.
+Every clock is read around the measured code only: the watchdog is armed before the clock
+starts and disarmed after it stops. Standard library only, CPython 3.8+ (no newer syntax).
 """
 
 import asyncio
+import functools
 import importlib
 import multiprocessing
 import os
@@ -32,6 +36,11 @@ except ImportError:
     import process_tree  # from this folder, in a child (child.py)
 
 try:
+    import resource
+except ImportError:  # not a Unix: os.times() below
+    resource = None
+
+try:
     import ctypes
 
     _set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
@@ -39,10 +48,18 @@ try:
 except (ImportError, AttributeError):  # a build without ctypes: budget checked between jobs
     _set_async_exc = None
 
-# A job that blocks the event loop gets past asyncio's own timeout (as in the kernel).
+# A job that blocks the event loop gets past asyncio's own timeout.
 BLOCKED_LOOP_GRACE_S = 0.25
-# How long stopped threads get to see RunOverBudget before the run is given up on.
+# How long stopped Python threads get to see RunOverBudget before the run is given up on.
 STOP_GRACE_S = 2.0
+# How often a process run wakes to let the stop button in (SIGINT) while it waits.
+PROCESS_WAIT_SLICE_S = 0.05
+
+MAIN_TRAP_HELP = (
+    "A process worker could not find a function in __main__. Functions defined in notebook cells "
+    "live in the kernel's __main__, which spawn and forkserver workers do not have. Define everything "
+    "the job uses inside the %%gilbench cell (it becomes an importable module), or move it to a .py "
+    "file and import it.")
 
 
 class CellError(ValueError):
@@ -51,7 +68,7 @@ class CellError(ValueError):
 
 class RunOverBudget(BaseException):
     """Raised in a job still running when --budget is spent (BaseException: `except
-    Exception` in a job does not swallow it)."""
+    Exception` in a job does not swallow it). The kernel's own type is native.RunOverBudget."""
 
 
 class JobError(RuntimeError):
@@ -59,16 +76,29 @@ class JobError(RuntimeError):
 
     one_line = True  # child.py reports str(error) as the error line
 
-    def __init__(self, message, cause):
+    def __init__(self, message, cause=None):
         RuntimeError.__init__(self, message)
         self.__cause__ = cause
 
 
-def cpu_seconds():
-    """User+system CPU of this process and its reaped children."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+if resource is not None:
+    def cpu_seconds():
+        """User+system CPU of this process and its reaped children (getrusage: microseconds,
+        where os.times() counts clock ticks of 10 ms)."""
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+else:
+    def cpu_seconds():
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
 
+
+def _count(n, word):
+    return "{:,} {}{}".format(n, word, "" if n == 1 else "s")
+
+
+# ---- the Python stand-ins for the kernel's native tools ---------------------------------
 
 def _raise_in(thread_ids, exception_type):
     if _set_async_exc is None:
@@ -78,84 +108,47 @@ def _raise_in(thread_ids, exception_type):
 
 
 class Watchdog:
-    """Raises RunOverBudget in `thread_ids` once `deadline` (perf_counter) passes, and again
-    every REFIRE_S until disarmed (the next blocking asyncio job is stopped too). disarm()
-    stops it and withdraws an exception not yet delivered, so none leaks into later code."""
+    """Raises RunOverBudget in `thread_ids` once `after_s` have passed, and again every
+    REFIRE_S (the next asyncio job that blocks the loop is stopped too), as the kernel's
+    native watchdog does. stop() is a C-level call, so no bytecode runs between calling it and
+    the watchdog seeing it; the watchdog checks it and raises with no switch point between, so
+    no exception is raised after stop() returns. disarm() withdraws one raised but not yet
+    delivered, so none leaks into later code."""
 
     REFIRE_S = 0.1
 
-    def __init__(self, deadline, thread_ids):
-        self.fired = False
+    def __init__(self, after_s, thread_ids):
         self._ids = list(thread_ids)
-        self._lock = threading.Lock()
+        self._stopped = []
+        self.stop = functools.partial(self._stopped.append, True)
         self._disarmed = threading.Event()
-        self._thread = threading.Thread(target=self._watch, args=(deadline,), daemon=True)
-        self._thread.start()
+        self._thread = None
+        if _set_async_exc is not None:
+            self._thread = threading.Thread(target=self._watch, args=(time.perf_counter() + after_s,), daemon=True)
+            self._thread.start()
 
     def _watch(self, deadline):
         wait = max(0.0, deadline - time.perf_counter())
+        exception = id(RunOverBudget)
         while not self._disarmed.wait(wait):
-            with self._lock:
-                if self._disarmed.is_set():
+            for ident in self._ids:
+                if self._stopped:
                     return
-                self.fired = True
-                _raise_in(self._ids, RunOverBudget)
+                _set_async_exc(ident, exception)
             wait = self.REFIRE_S
 
     def disarm(self):
-        """Returns whether it fired. Safe against the exception arriving inside it."""
-        while True:
-            try:
-                with self._lock:
-                    self._disarmed.set()
-                    if self.fired:
-                        _raise_in(self._ids, None)
-                self._thread.join()
-                return self.fired
-            except RunOverBudget:
-                self.fired = True
+        self.stop()
+        self._disarmed.set()
+        if self._thread is not None:
+            self._thread.join()
+            _raise_in(self._ids, None)
 
 
-def _timed_in_this_thread(watchdog_after_s, body):
-    """body(run) in this thread, timed; RunOverBudget from the watchdog marks the run stopped."""
-    run = {"results": [], "over_budget": False}
-    cpu0 = cpu_seconds()
-    start = time.perf_counter()
-    watchdog = Watchdog(start + watchdog_after_s, [threading.get_ident()])
-    try:
-        body(run, start)
-    except RunOverBudget:
-        run["over_budget"] = True
-    run["wall_s"] = time.perf_counter() - start
-    run["over_budget"] = watchdog.disarm() or run["over_budget"]
-    run["cpu_s"] = cpu_seconds() - cpu0
-    return run
-
-
-def _job_error(mode, workers, index, error):
-    where = "job(%d)" % index if index is not None else "a job"
-    return JobError("%s raised %s in mode %s with %d workers: %s"
-                    % (where, type(error).__name__, mode, workers, error), error)
-
-
-def run_sequential(job, jobs, budget_s):
-    def body(run, start):
-        deadline = start + budget_s
-        for i in range(jobs):
-            try:
-                run["results"].append(job(i))
-            except RunOverBudget:
-                raise
-            except BaseException as error:
-                raise _job_error("sequential", 1, i, error)
-            if time.perf_counter() >= deadline and i + 1 < jobs:
-                run["over_budget"] = True
-                return
-    return _timed_in_this_thread(budget_s, body)
-
-
-def run_threads(job, jobs, workers, budget_s):
-    """`workers` threads, parked at a barrier, take the next job index until none is left."""
+def python_threads(job, jobs, workers, budget_s):
+    """`workers` threads, parked at a barrier, take the next job index until none is left.
+    Returns what the native pool returns: results, wall_s (release to last job done),
+    over_budget, and failed_job with its error (the exception) when one raised."""
     results = [None] * jobs
     next_index = iter(range(jobs))
     take = threading.Lock()
@@ -180,7 +173,6 @@ def run_threads(job, jobs, workers, budget_s):
         finished.append(time.perf_counter())
 
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(workers)]
-    cpu0 = cpu_seconds()
     for thread in threads:
         thread.start()
     start_line.wait()
@@ -197,11 +189,83 @@ def run_threads(job, jobs, workers, budget_s):
         for thread in threads:
             thread.join(STOP_GRACE_S)
     wall = (max(finished) if len(finished) == workers else time.perf_counter()) - start
+    run = {"results": results, "wall_s": wall, "over_budget": over_budget, "failed_job": None, "error": None}
+    if failures:
+        run["failed_job"], run["error"] = failures[0]
+    return run
+
+
+class PYTHON_TOOLS:
+    """What a child interpreter has instead of the kernel's native tools."""
+    threads = staticmethod(python_threads)
+    watchdog = Watchdog
+    RunOverBudget = RunOverBudget
+
+
+# ---- one run of one configuration ------------------------------------------------------
+
+def _job_error(mode, workers, index, error):
+    where = "job(%d)" % index if index is not None else "a job"
+    return JobError("%s raised %s in mode %s with %s: %s"
+                    % (where, type(error).__name__, mode, _count(workers, "worker"), error), error)
+
+
+def _timed_in_this_thread(tools, watchdog_after_s, body):
+    """body(run, start) in this thread, timed; the watchdog raises RunOverBudget in this
+    thread once `watchdog_after_s` have passed, which marks the run stopped. It is armed before
+    the clock starts and stopped, by one native call, as the run ends: the wall time holds the
+    body and nothing else of the machinery."""
+    run = {"results": [], "over_budget": False}
+    over_budget = tools.RunOverBudget
+    watchdog = tools.watchdog(watchdog_after_s, [threading.get_ident()])
+    try:
+        cpu0 = cpu_seconds()
+        start = time.perf_counter()
+        try:
+            body(run, start)
+            watchdog.stop()  # an exception raised just before arrives here, inside the try
+        except over_budget:
+            watchdog.stop()
+            run["over_budget"] = True
+        run["wall_s"] = time.perf_counter() - start
+    finally:  # an interrupt too: a watchdog left armed would hit a later cell
+        watchdog.stop()
+        watchdog.disarm()
+    run["cpu_s"] = cpu_seconds() - cpu0
+    return run
+
+
+def run_sequential(tools, job, jobs, budget_s):
+    """The jobs one after another. Over budget: checked between jobs, and the watchdog
+    raises RunOverBudget inside a long one."""
+    def body(run, start):
+        deadline = start + budget_s
+        results = run["results"]
+        clock = time.perf_counter
+        i = 0
+        try:
+            for i in range(jobs):
+                results.append(job(i))
+                if clock() >= deadline and i + 1 < jobs:
+                    run["over_budget"] = True
+                    return
+        except (tools.RunOverBudget, KeyboardInterrupt):
+            raise
+        except BaseException as error:
+            raise _job_error("sequential", 1, i, error)
+    return _timed_in_this_thread(tools, budget_s, body)
+
+
+def run_threads(tools, job, jobs, workers, budget_s):
+    cpu0 = cpu_seconds()
+    pool = tools.threads(job, jobs, workers, budget_s)
     cpu = cpu_seconds() - cpu0
-    if failures and not over_budget:
-        index, error = failures[0]
+    if pool["failed_job"] is not None and not pool["over_budget"]:
+        index, error = pool["failed_job"], pool["error"]
+        if isinstance(error, str):  # the native pool's traceback text
+            raise JobError("job(%d) raised in mode threads with %s:\n%s" % (index, _count(workers, "worker"), error))
         raise _job_error("threads", workers, index, error)
-    return {"results": results, "wall_s": wall, "cpu_s": cpu, "over_budget": over_budget}
+    return {"results": pool["results"], "wall_s": pool["wall_s"], "cpu_s": cpu, "over_budget": pool["over_budget"]}
 
 
 def stop_pool(pool):
@@ -213,20 +277,41 @@ def stop_pool(pool):
         pool.shutdown(wait=True)
 
 
+def _process_error(index, error, workers, context):
+    text = str(error)
+    message = "job(%d) raised %s in mode processes with %s (start method %s): %s" % (
+        index, type(error).__name__, _count(workers, "worker"), context.get_start_method(), text)
+    if "Can't get attribute" in text:
+        message += "\n" + MAIN_TRAP_HELP
+    if type(error).__name__ == "BrokenProcessPool":
+        message += "\nA worker process died (os._exit, a signal or a crash) before returning its result."
+    return JobError(message, error)
+
+
 def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
+    """A ProcessPoolExecutor, started inside the clock unless startup_included is false. Over
+    budget or interrupted, the workers (and what they started) are killed at once."""
     context = multiprocessing.get_context(start_method or None)
     cpu0 = cpu_seconds()
     start = time.perf_counter()
     pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
     run = {"results": [], "over_budget": False}
     try:
-        if not startup_included:
+        if not startup_included:  # every worker started and idle before the clock starts
             futures.wait([pool.submit(os.getpid) for _ in range(workers)])
             start = time.perf_counter()
         submitted = [pool.submit(job, i) for i in range(jobs)]
-        done, pending = futures.wait(submitted, timeout=max(0.0, start + budget_s - time.perf_counter()),
-                                     return_when=futures.FIRST_EXCEPTION)
-        failed = [f for f in done if f.exception() is not None]
+        deadline = start + budget_s
+        pending = submitted
+        failed = False
+        # Waits in short slices (it returns at the last completion, not at a slice's end).
+        while pending and not failed:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                break
+            done, pending = futures.wait(pending, timeout=min(PROCESS_WAIT_SLICE_S, left),
+                                         return_when=futures.FIRST_EXCEPTION)
+            failed = any(f.exception() is not None for f in done)
         run["wall_s"] = time.perf_counter() - start
         if pending and not failed:
             run["over_budget"] = True
@@ -235,12 +320,7 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
             return run
         for i, f in enumerate(submitted):
             if f.done() and f.exception() is not None:
-                error = f.exception()
-                message = "job(%d) raised %s in mode processes with %d workers (start method %s): %s" % (
-                    i, type(error).__name__, workers, context.get_start_method(), error)
-                if type(error).__name__ == "BrokenProcessPool":
-                    message += "; a worker process died (os._exit, a signal or a crash) before returning its result"
-                raise JobError(message, error)
+                raise _process_error(i, f.exception(), workers, context)
         run["results"] = [f.result() for f in submitted]
     except BaseException:
         stop_pool(pool)
@@ -252,15 +332,14 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
 
 async def gather_limited(ajob, jobs, workers, budget_s, over_budget=RunOverBudget, wrap_error=None):
     """ajob(0..jobs-1) at most `workers` at a time; over budget_s the tasks are cancelled and
-    over_budget is raised. The kernel's asyncio mode runs this too (with its own exception type
-    and the job's error unwrapped)."""
+    over_budget is raised."""
     limit = asyncio.Semaphore(workers)
 
     async def one(i):
         async with limit:
             try:
                 return await ajob(i)
-            except (over_budget, asyncio.CancelledError):
+            except (over_budget, asyncio.CancelledError, KeyboardInterrupt):
                 raise
             except BaseException as error:
                 if wrap_error is None:
@@ -279,12 +358,29 @@ async def gather_limited(ajob, jobs, workers, budget_s, over_budget=RunOverBudge
     return everything.result()
 
 
-def run_asyncio(ajob, jobs, workers, budget_s):
+def run_asyncio(tools, ajob, jobs, workers, budget_s):
+    """All jobs under one event loop. Over budget: the tasks are cancelled; a job that blocks
+    the loop gets RunOverBudget from the watchdog a little later instead."""
     def body(run, start):
         run["results"] = asyncio.run(gather_limited(
-            ajob, jobs, workers, budget_s, wrap_error=lambda i, error: _job_error("asyncio", workers, i, error)))
-    return _timed_in_this_thread(budget_s + BLOCKED_LOOP_GRACE_S, body)
+            ajob, jobs, workers, budget_s, tools.RunOverBudget,
+            wrap_error=lambda i, error: _job_error("asyncio", workers, i, error)))
+    return _timed_in_this_thread(tools, budget_s + BLOCKED_LOOP_GRACE_S, body)
 
+
+def run_once(tools, cell, config, request):
+    mode, workers, jobs, budget_s = config["mode"], config["workers"], config["jobs"], request["budget_s"]
+    if mode == "sequential":
+        return run_sequential(tools, cell.job, jobs, budget_s)
+    if mode == "threads":
+        return run_threads(tools, cell.job, jobs, workers, budget_s)
+    if mode == "processes":
+        return run_processes(cell.job, jobs, workers, budget_s, request.get("start_method"),
+                             request.get("startup_included", True))
+    return run_asyncio(tools, cell.ajob, jobs, workers, budget_s)
+
+
+# ---- every configuration --------------------------------------------------------------
 
 def import_cell(folder, name):
     sys.path.insert(0, folder)
@@ -301,18 +397,6 @@ def _version():
     return ".".join(map(str, sys.version_info[:3]))
 
 
-def run_once(cell, config, request):
-    mode, workers, jobs, budget_s = config["mode"], config["workers"], config["jobs"], request["budget_s"]
-    if mode == "sequential":
-        return run_sequential(cell.job, jobs, budget_s)
-    if mode == "threads":
-        return run_threads(cell.job, jobs, workers, budget_s)
-    if mode == "processes":
-        return run_processes(cell.job, jobs, workers, budget_s, request.get("start_method"),
-                             request.get("startup_included", True))
-    return run_asyncio(cell.ajob, jobs, workers, budget_s)
-
-
 def _same(a, b):
     try:
         return bool(a == b)
@@ -320,23 +404,34 @@ def _same(a, b):
         return False
 
 
-def _status(config, r, request, index, total):
-    """The kernel's progress wording: which configuration, which run."""
-    run = ("warm-up %d" % (r + 1) if r < request["warmup"]
-           else "run %d/%d" % (r - request["warmup"] + 1, request["repeats"]))
-    return "%s x %d workers, %d jobs, %s (configuration %d of %d)" % (
-        config["mode"], config["workers"], config["jobs"], run, index + 1, total)
+def status_line(config, what, index, total):
+    """The progress wording: which configuration, which run (or the memory run)."""
+    return "%s x %s, %s, %s (configuration %d of %d)" % (
+        config["mode"], _count(config["workers"], "worker"), _count(config["jobs"], "job"), what, index + 1, total)
 
 
-def measure(request, progress=None):
+def _run_text(r, request):
+    if r < request["warmup"]:
+        return "warm-up %d" % (r + 1)
+    return "run %d/%d" % (r - request["warmup"] + 1, request["repeats"])
+
+
+def measure(request, progress=None, native=None):
     """request: folder, module, configs [{mode, workers, workers_spec, jobs, base_jobs}], repeats,
-    warmup, budget_s, start_method, startup_included, weak_scaling. Returns per configuration
-    the measured runs' wall and CPU seconds, whether it was stopped at --budget or skipped,
-    and whether its results matched sequential's."""
-    cell = import_cell(request["folder"], request["module"])
-    # multiprocessing's own temp folders (spawn, forkserver) go inside the cell's folder, which
-    # the kernel removes even when it had to kill this process.
-    tempfile.tempdir = tempfile.mkdtemp(dir=request["folder"])
+    warmup, budget_s, start_method, startup_included, weak_scaling. native: the kernel's tools
+    (threads, watchdog, RunOverBudget), which also means the kernel has imported the cell already;
+    None in a child. Returns per configuration the measured runs' wall and CPU seconds, whether
+    it was stopped at --budget or skipped, and whether its results matched sequential's
+    (None: nothing to compare with)."""
+    if native is None:
+        tools = PYTHON_TOOLS
+        cell = import_cell(request["folder"], request["module"])
+        # multiprocessing's own temp folders (spawn, forkserver) go inside the cell's folder,
+        # which the kernel removes even when it had to kill this process.
+        tempfile.tempdir = tempfile.mkdtemp(dir=request["folder"])
+    else:
+        tools = native
+        cell = sys.modules[request["module"]]
     for entry in ("job", "ajob"):
         needed = any((c["mode"] == "asyncio") == (entry == "ajob") for c in request["configs"])
         if needed and not callable(getattr(cell, entry, None)):
@@ -344,16 +439,18 @@ def measure(request, progress=None):
     reference = {}  # sequential results by --jobs value
     stopped = set()  # (mode, workers spec) that went over --budget
     measured = []
+    total = len(request["configs"])
     for index, config in enumerate(request["configs"]):
         figures = {"walls": [], "cpus": [], "over_budget": False, "skipped": False, "results_match": None}
         measured.append(figures)
+        # Larger --jobs after a stopped run would only be stopped again.
         if (config["mode"], config["workers_spec"]) in stopped:
             figures["skipped"] = True
             continue
         for r in range(request["warmup"] + request["repeats"]):
             if progress:
-                progress(_status(config, r, request, index, len(request["configs"])))
-            run = run_once(cell, config, request)
+                progress(status_line(config, _run_text(r, request), index, total))
+            run = run_once(tools, cell, config, request)
             if run["over_budget"]:
                 figures["over_budget"] = True
                 stopped.add((config["mode"], config["workers_spec"]))
@@ -362,13 +459,10 @@ def measure(request, progress=None):
                 base = config["base_jobs"]
                 if base not in reference and config["mode"] == "sequential" and not request.get("weak_scaling"):
                     reference[base] = run["results"]
-                    figures["results_match"] = True
                 elif base in reference:
                     figures["results_match"] = _same(run["results"], reference[base])
-                else:
-                    figures["results_match"] = True
             if r >= request["warmup"]:
                 figures["walls"].append(run["wall_s"])
                 figures["cpus"].append(run["cpu_s"])
-    return {"configs": measured, "start_method": multiprocessing.get_start_method(),
-            "ctypes_budget": _set_async_exc is not None}
+    return {"configs": measured, "start_method": multiprocessing.get_start_method(allow_none=True),
+            "ctypes_budget": native is not None or _set_async_exc is not None}

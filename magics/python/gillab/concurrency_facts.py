@@ -1,0 +1,38 @@
+"""What decides concurrency in this interpreter, for %gilinfo: the interpreter's own description
+(runners/interpreter.py) plus the CPUs it may use, the default thread pool's size and the
+multiprocessing start methods."""
+
+import multiprocessing
+import multiprocessing.context
+import os
+
+from .runners.interpreter import describe
+
+
+def default_thread_pool_workers():
+    """ThreadPoolExecutor's default: 3.13 sizes it from the CPUs this process may use."""
+    cpus = getattr(os, "process_cpu_count", os.cpu_count)() or 1
+    return min(32, cpus + 4)
+
+
+def default_start_method():
+    """The start method multiprocessing would use, without fixing it as get_start_method() does."""
+    chosen = multiprocessing.get_start_method(allow_none=True)
+    return chosen or multiprocessing.context._default_context._default_context.get_start_method()
+
+
+def facts():
+    me = describe()
+    return {
+        "python_version": me["version"],
+        "implementation": me["implementation"],
+        "executable": me["executable"],
+        "free_threaded_build": me["free_threaded_build"],
+        "gil_enabled": me["gil_enabled"],
+        "switch_interval_s": me["switch_interval_s"],
+        "cpu_count": me["cpu_count"] or 1,
+        "usable_cpus": len(os.sched_getaffinity(0)),
+        "default_thread_pool_workers": default_thread_pool_workers(),
+        "default_start_method": default_start_method(),
+        "start_methods": multiprocessing.get_all_start_methods(),
+    }

@@ -1,0 +1,19 @@
+from gillab import gil_timeline_recorder
+
+
+def test_two_threads_stamp_in_turns_for_the_window():
+    opened, stamps = gil_timeline_recorder.record(0.05, 2_000_000)
+    assert len(stamps) == 2
+    for own in stamps:
+        assert len(own) > 100
+        assert list(own) == sorted(own)  # each thread's own clock only moves forward
+        assert own[0] >= opened - 50_000_000 and own[-1] - own[0] < 1_000_000_000
+    # under the GIL the threads took turns: each ran while the other had stamps before and after
+    merged = sorted([(t, 0) for t in stamps[0]] + [(t, 1) for t in stamps[1]])
+    switches = sum(1 for a, b in zip(merged, merged[1:]) if a[1] != b[1])
+    assert switches >= 2
+
+
+def test_a_full_buffer_ends_the_thread_early():
+    opened, stamps = gil_timeline_recorder.record(1.0, 1000)
+    assert [len(own) for own in stamps] == [1000, 1000]
