@@ -4,7 +4,7 @@ The kernel (kernel/interpreter.cpp) calls install() once, after the stock shell 
 before the first request; a stock ipykernel never imports this package.
 """
 
-from . import error_names, exit_request, shell_log, source_caches, stdin, streams, thread_displays
+from . import error_names, exit_request, shell_log, source_caches, stdin, streams, thread_displays, working_folder
 
 
 def install(shell, app, log_fd, native):
@@ -17,6 +17,7 @@ def install(shell, app, log_fd, native):
     shell_log.install(app, log_fd)
     thread_displays.install(shell, native.publish_from_thread)
     stdin.install(native.request_input)
+    working_folder.install()
 
     import gillab
     gillab.load_ipython_extension(shell)
