@@ -58,3 +58,14 @@ def sweep_chart(sweep, title):
     ax.set_title(title)
     ax.legend()
     plt.show()
+
+
+def bare_sentence(sweep):
+    """What the bare `counter += 1` lost over the whole sweep, as a sentence for the lecture."""
+    lost = [(row["interval"], n) for row in sweep for n in row["bare"] if n > 0]
+    runs = sum(len(row["bare"]) for row in sweep)
+    if not lost:
+        return f"`counter += 1` lost nothing in any of its {runs} runs, at any interval."
+    intervals = sorted({interval for interval, _ in lost}, key=[row["interval"] for row in sweep].index)
+    return (f"`counter += 1` lost updates in {len(lost)} of its {runs} runs (at {', '.join(intervals)}): rare on 3.11, "
+            "where this loop has no hand-over point between its read and its write, but not impossible.")
