@@ -75,10 +75,12 @@ namespace gillab
                 "first poll that finds it, and a thread queued for a core before it asks again is not waiting\n"
                 "yet, so waiting_s is a lower bound.\n"
                 "Limits: each sample's state is credited with the time until the next sample, so held times are\n"
-                "unbiased while samples fall independently of the cell (a busy machine wakes the sampler late,\n"
-                "often as a thread blocks: many short turns then read a little low, the more so the longer the\n"
-                "period). A turn shorter than the gap between two samples is seen only when a\n"
-                "sample falls inside it (it then counts as one turn of at least that gap) and is otherwise missed:\n"
+                "unbiased while samples fall independently of the cell: gaps are spread over 0.5-1.5 periods\n"
+                "(no locking onto a periodic workload), and the sampler runs at real-time priority where the\n"
+                "process may (else a busy machine wakes it late just while the cell keeps the cores busy, and\n"
+                "held shares of many short turns read low; the notes say which).\n"
+                "A turn shorter than the gap between two samples is seen only when a sample falls inside it (it\n"
+                "then counts as one turn of at least that gap) and is otherwise missed:\n"
                 "missed_turns says how many hand-overs no sample saw. Turn lengths are whole sample gaps. The\n"
                 "layout is checked against the running interpreter first: another version is refused with a\n"
                 "one-line error. Cost: one wake-up per period; --period 250us or 50us resolve short turns\n"
@@ -266,10 +268,13 @@ namespace gillab
                           ms_text(w.switch_interval_s * 1e3).c_str());
             result.table.notes.push_back(line);
             std::snprintf(line, sizeof line,
-                          "sampled every %.0f us (achieved: %.0f us on average, longest gap %.2f ms, %s); a "
+                          "sampled every %.0f us on average (achieved: %.0f us, longest gap %.2f ms, %s, %s); a "
                           "sample's state is credited with the time to the next one, so turn lengths are whole gaps.",
                           w.period_s * 1e6, w.mean_gap_s * 1e6, w.max_gap_s * 1e3,
-                          count_text(static_cast<std::int64_t>(h.samples), "sample").c_str());
+                          count_text(static_cast<std::int64_t>(h.samples), "sample").c_str(),
+                          w.sampler_realtime ? "at real-time priority"
+                                             : "at normal priority: on a busy machine it wakes late, and held "
+                                               "shares of many short turns read low");
             result.table.notes.push_back(line);
             if (h.unattributed.held_s > 0)
                 result.table.notes.push_back("unattributed: " + percent(share(h.unattributed.held_s)) +
@@ -297,7 +302,7 @@ namespace gillab
                            {"handovers_seen", h.handovers_seen}, {"idle_share", share(h.free_s)},
                            {"idle_s", h.free_s}, {"contended_share", share(h.contended_s)},
                            {"unattributed_share", share(h.unattributed.held_s)}, {"window_s", window_s},
-                           {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s},
+                           {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s}, {"sampler_realtime", w.sampler_realtime},
                            {"period_us", w.period_s * 1e6}, {"mean_sample_gap_us", w.mean_gap_s * 1e6},
                            {"max_sample_gap_ms", w.max_gap_s * 1e3}, {"samples", h.samples},
                            {"truncated", w.truncated}, {"switch_interval_ms", w.switch_interval_s * 1e3},

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,6 +35,20 @@ namespace gillab
         {
             return __atomic_load_n(address, __ATOMIC_ACQUIRE);
         }
+
+        // xorshift64*: uniform in [0, 1), cheap and good enough for spreading sample times.
+        struct uniform_jitter
+        {
+            explicit uniform_jitter(std::uint64_t seed) : state(seed | 1) {}
+            double next()
+            {
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                return static_cast<double>((state * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53;
+            }
+            std::uint64_t state;
+        };
 
         std::int64_t ns_since(monotonic::time_point start)
         {
@@ -135,7 +151,14 @@ namespace gillab
     void gil_sampler::run()
     {
         become_probe_thread("gillab-gilwatch");
-        const auto period = seconds(m_period_s);
+        // Where the process may (root, or CAP_SYS_NICE / RLIMIT_RTPRIO), the
+        // lowest real-time priority wakes the sampler on time on a busy
+        // machine: otherwise it is late exactly while the watched code keeps
+        // the cores busy, and those stretches get credited to the state before.
+        const sched_param realtime{sched_get_priority_min(SCHED_FIFO)};
+        m_realtime = pthread_setschedparam(pthread_self(), SCHED_FIFO, &realtime) == 0;
+        const auto period = std::chrono::duration<double, std::nano>(m_period_s * 1e9);
+        uniform_jitter jitter(reinterpret_cast<std::uintptr_t>(this) ^ static_cast<std::uintptr_t>(m_started.time_since_epoch().count()));
         auto next = m_started;
         gil_run* current = nullptr;
         std::int64_t last_ns = 0;
@@ -199,15 +222,20 @@ namespace gillab
                 poll_waits(switches, locked, last_holder, released);
             }
             if (released != 0 && (--released_left == 0 || waiting(released) || last_holder == released)) released = 0;
-            // A late wake-up skips the missed samples instead of bunching them.
-            next += period;
-            if (next < now) next = now + period;
+            // Gaps spread evenly over half to one and a half periods, so that
+            // samples cannot lock onto the phase of a periodic workload (a
+            // thread waking every few ms on the same clock). A late wake-up
+            // skips the missed samples instead of bunching them.
+            const auto gap = std::chrono::duration_cast<monotonic::duration>(period * (0.5 + jitter.next()));
+            next += gap;
+            if (next < now) next = now + gap;
         }
         m_totals.stopped_ns = m_totals.truncated ? last_ns : ns_since(m_started);
         for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker.close(m_totals.stopped_ns);
         timespec cpu{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
         m_totals.sampler_cpu_s = static_cast<double>(cpu.tv_sec) + cpu.tv_nsec * 1e-9;
+        m_totals.realtime = m_realtime;
     }
 
     gil_sampling gil_sampler::result() const

@@ -42,6 +42,7 @@ namespace gillab
         std::int64_t max_gap_ns = 0;        // longest time between two samples (the sampler was late)
         bool truncated = false;             // the run buffer filled: runs end at stopped_ns
         double sampler_cpu_s = 0;           // the sampler thread's own CPU time
+        bool realtime = false;              // it ran at a real-time priority
         std::uint64_t wait_rounds = 0;      // how often the watched threads were asked
         std::uint64_t wait_polls = 0;       // /proc reads over all threads
         std::vector<double> waited_s;       // per watch_waits slot: time proven waiting for the GIL
@@ -97,6 +98,7 @@ namespace gillab
         std::array<wait_slot, max_wait_slots> m_waits{};
         std::atomic<std::size_t> m_wait_count{0};  // slots published to the sampler thread
         std::atomic<bool> m_stop{false};
+        bool m_realtime = false;
         monotonic::time_point m_started;
         std::thread m_thread;
     };

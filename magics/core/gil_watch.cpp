@@ -65,6 +65,7 @@ namespace gillab
         record.period_s = m_sampler->period_s();
         record.wall_s = seconds_between(m_opened, closed);
         record.sampler_cpu_s = sampling.sampler_cpu_s;
+        record.sampler_realtime = sampling.realtime;
         record.cpu_s = std::max(0.0, cpu_at_close - m_cpu_at_open - sampling.sampler_cpu_s);
         record.handovers = switches_at_close - m_switches_at_open;
         record.mean_gap_s = sampling.samples > 1 ? sampling.stopped_ns * 1e-9 / static_cast<double>(sampling.samples) : 0;

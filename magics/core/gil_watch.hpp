@@ -25,6 +25,7 @@ namespace gillab
         double wall_s = 0;
         double cpu_s = 0;               // the process's CPU time over the window, the sampler's own excluded
         double sampler_cpu_s = 0;
+        bool sampler_realtime = false;  // the sampler ran at a real-time priority
         std::uint64_t handovers = 0;    // CPython's switch counter over the window: exact
         double mean_gap_s = 0;          // achieved time between samples
         double max_gap_s = 0;
