@@ -138,6 +138,7 @@ sanitize: build
 bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
+	$(RUN_ENV) $(PYTHON) bench/gilbench_run_overhead
 	$(RUN_ENV) $(PYTHON) bench/fork_cost
 	$(RUN_ENV) $(PYTHON) bench/pure_python_speed
 	$(RUN_ENV) $(PYTHON) bench/probe_overhead
