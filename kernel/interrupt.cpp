@@ -11,6 +11,8 @@
 
 #include <pybind11/stl.h>
 
+#include "core/python_threads.hpp"
+
 namespace gillab
 {
     namespace
@@ -28,36 +30,6 @@ namespace gillab
             sigemptyset(&set);
             sigaddset(&set, SIGINT);
             pthread_sigmask(blocked ? SIG_BLOCK : SIG_UNBLOCK, &set, nullptr);
-        }
-
-        std::set<unsigned long> python_thread_idents()
-        {
-            std::set<unsigned long> idents;
-            py::module_ threading = py::module_::import("threading");
-            for (py::handle thread : threading.attr("enumerate")())
-            {
-                py::object ident = thread.attr("ident");
-                if (!ident.is_none())
-                {
-                    idents.insert(ident.cast<unsigned long>());
-                }
-            }
-            return idents;
-        }
-
-        template <class Done>
-        bool wait_until(Done done, std::chrono::milliseconds budget)
-        {
-            auto deadline = std::chrono::steady_clock::now() + budget;
-            while (!done())
-            {
-                if (std::chrono::steady_clock::now() >= deadline)
-                {
-                    return false;
-                }
-                std::this_thread::sleep_for(10ms);
-            }
-            return true;
         }
     }
 
@@ -86,36 +58,13 @@ namespace gillab
 
     std::string interruptible_cell::stop_what_the_cell_started()
     {
-        std::vector<unsigned long> threads;
-        for (unsigned long ident : python_thread_idents())
-        {
-            if (!m_threads_before.count(ident))
-            {
-                threads.push_back(ident);
-                // Raised at the thread's next bytecode; a thread blocked in C
-                // (a long sleep) sees it only when that call returns.
-                PyThreadState_SetAsyncExc(ident, PyExc_KeyboardInterrupt);
-            }
-        }
+        const std::vector<python_thread> threads = threads_started_since(m_threads_before);
+        raise_in_threads(threads, PyExc_KeyboardInterrupt);
         // Children got the same SIGINT (jupyter_client signals the process
         // group): they get a moment to exit on their own, then are made to.
         const auto processes = process_tree().attr("started_since")(m_children_before).cast<std::vector<pid_t>>();
         process_tree().attr("stop")(processes);
-
-        std::size_t threads_left = 0;
-        // Threads need the GIL to see their exception: wait with it released.
-        auto remaining_threads = [&]
-        {
-            py::gil_scoped_acquire acquire;
-            std::set<unsigned long> alive = python_thread_idents();
-            std::size_t count = 0;
-            for (unsigned long ident : threads) count += alive.count(ident);
-            return count;
-        };
-        {
-            py::gil_scoped_release release;
-            wait_until([&] { return (threads_left = remaining_threads()) == 0; }, 1000ms);
-        }
+        const std::size_t threads_left = wait_for_threads(threads, 1000ms).size();
 
         if (threads.empty() && processes.empty())
         {

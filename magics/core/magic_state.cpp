@@ -1,9 +1,12 @@
 #include "magic_state.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <vector>
 
+#include "python_threads.hpp"
 #include "switch_interval.hpp"
 
 namespace gillab
@@ -22,6 +25,37 @@ namespace gillab
             return py::module_::import("gillab.runners.process_tree");
         }
 
+        using namespace std::chrono_literals;
+
+        // What the threads a magic's jobs left running come to: the busy ones
+        // are stopped, the idle ones stay. One clause for the note, or "".
+        std::string settle_threads(const std::set<unsigned long>& before)
+        {
+            std::vector<python_thread> left = threads_started_since(before);
+            if (!left.empty()) left = wait_for_threads(left, 50ms);  // those that were finishing
+            if (left.empty()) return "";
+            const std::vector<python_thread> busy = busy_threads(left, 100ms, 0.005);
+            raise_in_threads(busy, PyExc_SystemExit);
+            const std::vector<python_thread> unstopped = wait_for_threads(busy, 1000ms);
+            std::vector<python_thread> stopped, idle;
+            for (const python_thread& t : left)
+            {
+                auto same = [&](const python_thread& other) { return other.ident == t.ident; };
+                const bool was_busy = std::any_of(busy.begin(), busy.end(), same);
+                if (!was_busy) idle.push_back(t);
+                else if (std::none_of(unstopped.begin(), unstopped.end(), same)) stopped.push_back(t);
+            }
+            std::vector<std::string> parts;
+            if (!stopped.empty()) parts.push_back("stopped " + describe_threads(stopped) + " a job left running");
+            if (!unstopped.empty())
+                parts.push_back(describe_threads(unstopped) + " a job left running would not stop");
+            if (!idle.empty())
+                parts.push_back("left " + describe_threads(idle) + " a job started: waiting, using no CPU");
+            std::string clause;
+            for (std::size_t i = 0; i < parts.size(); ++i) clause += (i ? "; " : "") + parts[i];
+            return clause;
+        }
+
         std::string interval_text(double seconds)
         {
             char text[32];
@@ -33,6 +67,7 @@ namespace gillab
     magic_state_guard::magic_state_guard()
         : m_interval_s(switch_interval_s())
         , m_processes(process_tree().attr("live_descendants")())
+        , m_threads(python_thread_idents())
         , m_saved(kernel_state().attr("snapshot")())
         , m_outer(innermost)
     {
@@ -91,20 +126,24 @@ namespace gillab
             process_tree().attr("kill_trees")(left);
             process_tree().attr("reap")(left);
         }
-        if (restored.empty() && left.empty()) return "";
-        std::ostringstream note;
-        note << "gillab: ";
+        const std::string threads = settle_threads(m_threads);
+        std::vector<std::string> clauses;
         if (!restored.empty())
         {
-            note << "put back after the jobs: ";
-            for (std::size_t i = 0; i < restored.size(); ++i) note << (i ? ", " : "") << restored[i];
-            note << (left.empty() ? "." : "; ");
+            std::ostringstream clause;
+            clause << "put back after the jobs: ";
+            for (std::size_t i = 0; i < restored.size(); ++i) clause << (i ? ", " : "") << restored[i];
+            clauses.push_back(clause.str());
         }
         if (!left.empty())
         {
-            note << "stopped " << left.size() << " child process" << (left.size() == 1 ? "" : "es")
-                 << " a job left running.";
+            clauses.push_back("stopped " + std::to_string(left.size()) + " child process" +
+                              (left.size() == 1 ? "" : "es") + " a job left running");
         }
-        return note.str();
+        if (!threads.empty()) clauses.push_back(threads);
+        if (clauses.empty()) return "";
+        std::string note = "gillab: ";
+        for (std::size_t i = 0; i < clauses.size(); ++i) note += (i ? "; " : "") + clauses[i];
+        return note + ".";
     }
 }

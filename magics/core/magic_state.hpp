@@ -2,10 +2,14 @@
 // what those change of the kernel outside their own objects (the switch
 // interval, processes left running, the interpreter state listed in
 // gillab/kernel_state.py) is put back when the magic ends: on success, on
-// error and on interrupt. A plain cell is not guarded: its changes are the
-// student's.
+// error and on interrupt. Python threads a job left running are named in the
+// notes; those still running code are stopped (SystemExit, which ends a
+// thread silently), those waiting without using a CPU stay, since an idle
+// pool worker or a queue's feeder thread may belong to an object that lives
+// on. A plain cell is not guarded: its changes are the student's.
 #pragma once
 
+#include <set>
 #include <string>
 
 #include <pybind11/pybind11.h>
@@ -44,6 +48,7 @@ namespace gillab
         bool m_keep_interval = false;
         bool m_keep_state = false;
         py::object m_processes;  // live descendants before the magic
+        std::set<unsigned long> m_threads;  // live Python threads before the magic
         py::object m_saved;
         bool m_restored = false;
         magic_state_guard* m_outer;

@@ -121,3 +121,34 @@ def test_an_interrupted_job_still_leaves_the_kernel_as_it_was(kernel):
 def test_a_magic_that_changes_nothing_says_nothing_about_restoring(kernel):
     result = clean(kernel.execute(JOB_MAGICS["gilbench sequential"]("x = 1\n")))
     assert "put back" not in text_of(result)
+
+
+THREADS = "import threading\nsorted(t.name for t in threading.enumerate())"
+
+
+@pytest.mark.parametrize("magic", ["gilbench sequential", "gilbench threads", "heartbeat"])
+def test_a_thread_a_job_leaves_spinning_is_stopped_and_named(kernel, magic):
+    before = kernel.eval(THREADS)
+    result = clean(kernel.execute(JOB_MAGICS[magic](
+        "import threading\ndef spin():\n    while True:\n        pass\n"
+        "threading.Thread(target=spin, name='spinner', daemon=True).start()\n")))
+    assert kernel.eval(THREADS) == before, "nothing of the job runs on"
+    assert "stopped 1 thread (spinner) a job left running" in text_of(result), text_of(result)
+
+
+def test_a_thread_a_job_leaves_waiting_stays_and_is_named(kernel):
+    kernel.ok("import threading\nwake = threading.Event()")  # an object of the student's, outliving the magic
+    result = clean(kernel.execute(JOB_MAGICS["gilbench sequential"](
+        "import __main__, threading\n"
+        "threading.Thread(target=__main__.wake.wait, name='waiter', daemon=True).start()\n")))
+    assert "waiter" in kernel.eval(THREADS), "an idle thread holds nothing: it stays"
+    assert "left 1 thread (waiter) a job started: waiting, using no CPU" in text_of(result), text_of(result)
+    kernel.ok("wake.set()\nimport time\ntime.sleep(0.1)")
+    assert "waiter" not in kernel.eval(THREADS)
+
+
+@pytest.mark.parametrize("mode", ["threads", "processes", "asyncio"])
+def test_a_magic_whose_jobs_start_no_thread_says_nothing_of_threads(kernel, mode):
+    body = "x = sum(range(1000))\n"
+    result = clean(kernel.execute(GILBENCH.format(mode=mode) + (as_coroutine(body) if mode == "asyncio" else body)))
+    assert "thread (" not in text_of(result) and "threads (" not in text_of(result), text_of(result)

@@ -13,6 +13,7 @@ The switch interval and the child processes are restored by the native side
 (magics/core/magic_state.cpp), which calls this module.
 """
 
+import _signal
 import asyncio
 import gc
 import os
@@ -27,18 +28,24 @@ _SIGNALS = sorted(set(signal.valid_signals()) - {signal.SIGKILL, signal.SIGSTOP}
 
 def _umask():
     """Read without setting it (os.umask can only swap): another thread may be creating a file."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    raise OSError("no Umask line in /proc/self/status")
+    fd = os.open("/proc/self/status", os.O_RDONLY)
+    try:
+        status = os.read(fd, 1 << 16)
+    finally:
+        os.close(fd)
+    start = status.find(b"\nUmask:")
+    if start < 0:
+        raise OSError("no Umask line in /proc/self/status")
+    return int(status[start + 7:status.index(b"\n", start + 1)], 8)
 
 
 def _signal_handlers():
+    # _signal's own getsignal: signal.getsignal wraps each answer in an enum,
+    # which made this read 20 times slower (docs/benchmarks.md, magic state).
     handlers = {}
     for signum in _SIGNALS:
         try:
-            handlers[signum] = signal.getsignal(signum)
+            handlers[signum] = _signal.getsignal(signum)
         except (OSError, ValueError):
             pass
     return handlers
@@ -50,12 +57,19 @@ def _set_signal_handlers(handlers):
             signal.signal(signum, handler)
 
 
+def _environment():
+    # The encoded mapping os.environ keeps (bytes on POSIX): copying it skips
+    # decoding every entry, a tenth of the cost of dict(os.environ).
+    return dict(os.environ._data)
+
+
 def _set_environment(saved):
-    for name in set(os.environ) - set(saved):
-        del os.environ[name]
-    for name, value in saved.items():
-        if os.environ.get(name) != value:
-            os.environ[name] = value
+    now = os.environ._data
+    for key in set(now) - set(saved):
+        del os.environ[os.environ.decodekey(key)]
+    for key, value in saved.items():
+        if now.get(key) != value:
+            os.environ[os.environ.decodekey(key)] = os.environ.decodevalue(value)
 
 
 def _set_warning_filters(saved):
@@ -82,7 +96,7 @@ _STATE = {
     "new threads' stack size": (threading.stack_size, threading.stack_size, False),
     "the working folder": (os.getcwd, os.chdir, False),
     "the file creation mask": (_umask, os.umask, False),
-    "the environment": (lambda: dict(os.environ), _set_environment, False),
+    "the environment": (_environment, _set_environment, False),
     "sys.path": (lambda: list(sys.path), lambda saved: sys.path.__setitem__(slice(None), saved), False),
     "the warning filters": (lambda: list(warnings.filters), _set_warning_filters, False),
     "sys.excepthook": (lambda: sys.excepthook, lambda hook: setattr(sys, "excepthook", hook), True),

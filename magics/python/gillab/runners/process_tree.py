@@ -25,11 +25,18 @@ def children(pid):
     except OSError:
         return found
     for task in tasks:
+        # os.open/os.read: a file object per thread made the walk twice as slow (docs/benchmarks.md, magic state).
         try:
-            with open("/proc/%d/task/%s/children" % (pid, task)) as listing:
-                found.extend(int(child) for child in listing.read().split())
+            fd = os.open("/proc/%d/task/%s/children" % (pid, task), os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            listing = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+            found.extend(int(child) for child in listing.split())
         except OSError:
             pass
+        finally:
+            os.close(fd)
     return found
 
 
