@@ -5,6 +5,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 #include <xeus/xeus.hpp>
 
+#include "forked_copy.hpp"
 #include "interrupt.hpp"
 #include "iopub_gate.hpp"
 #include "shell_setup.hpp"
@@ -69,6 +70,7 @@ namespace gillab
         }
         catch (const std::exception& e)
         {
+            if (is_forked_copy()) end_forked_copy(1);
             const std::string what = std::string("gillab kernel: ") + e.what();
             publish_execution_error("KernelError", what, {what});
             return {{"status", "error"}, {"ename", "KernelError"}, {"evalue", what}, {"traceback", {what}}};
@@ -88,6 +90,7 @@ namespace gillab
             m_ipython_shell.attr("last_error") = py::none();
             py::object outcome =
                 m_ipython_shell.attr("run_cell")(code, "store_history"_a = store_history, "silent"_a = silent);
+            if (is_forked_copy()) end_cell_in_forked_copy();
             // Whatever the cell did to them, what follows (and the next cell) prints.
             m_capture.restore_descriptors();
             py::module_::import("gillab.shell.streams").attr("repair")();
@@ -131,6 +134,27 @@ namespace gillab
         reply["status"] = "ok";
         reply["user_expressions"] = m_ipython_shell.attr("user_expressions")(user_expressions);
         return reply;
+    }
+
+    // A forked copy's cell ended (see forked_copy.hpp): its error goes to
+    // stderr, as an uncaught exception's in a forked child of a script would.
+    void interpreter::end_cell_in_forked_copy()
+    {
+        py::object error = m_ipython_shell.attr("last_error");
+        if (!error.is_none())
+        {
+            try
+            {
+                py::object traceback = py::str("\n").attr("join")(py::list(error)[2]);
+                py::module_::import("sys").attr("stderr").attr("write")(traceback + py::str("\n"));
+            }
+            catch (py::error_already_set&)
+            {
+                // The cell replaced or closed stderr: the exit status still says it failed.
+            }
+        }
+        flush_python_streams();
+        end_forked_copy(error.is_none() ? 0 : 1);
     }
 
     // A cell that replaced shell.showtraceback still failed: the reply says so

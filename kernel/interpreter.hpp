@@ -27,6 +27,7 @@ namespace gillab
 
         nl::json run_cell(const std::string& code, bool silent, bool store_history, nl::json user_expressions);
         void record_silenced_error(pybind11::object outcome);
+        [[noreturn]] void end_cell_in_forked_copy();
         nl::json error_reply(bool silent);
 
         output_capture& m_capture;

@@ -9,6 +9,7 @@
 #include <xeus/xmessage.hpp>
 #include <zmq.hpp>
 
+#include "forked_copy.hpp"
 #include "launch.hpp"
 
 namespace gillab
@@ -71,6 +72,7 @@ namespace gillab
 
     void iopub_gate::publish_from_any_thread(const std::string& msg_type, nl::json content)
     {
+        if (is_forked_copy()) return;  // the sockets (and the mutex's state) are the parent's
         std::lock_guard<std::recursive_mutex> lock(mutex());
         nl::json header = m_template_header;
         header["msg_id"] = process_prefix() + "-" + std::to_string(++m_counter);
@@ -87,6 +89,7 @@ namespace gillab
 
     void iopub_gate::publish_impl(xeus::xpub_message msg, xeus::channel c)
     {
+        if (is_forked_copy()) return;
         std::lock_guard<std::recursive_mutex> lock(mutex());
         const std::string msg_type = msg.header().value("msg_type", "");
         if (msg_type != "stream" && m_before_publish && !m_in_hook)

@@ -15,6 +15,7 @@
 #include <zmq.hpp>
 
 #include "debugger.hpp"
+#include "forked_copy.hpp"
 #include "history.hpp"
 #include "interpreter.hpp"
 #include "interrupt.hpp"
@@ -80,6 +81,7 @@ namespace gillab
     {
         // Order matters: SIGINT is blocked before the kernel's first thread,
         // and fds 1 and 2 are captured before anything writes to them.
+        remember_kernel_process();
         block_sigint_in_new_threads();
 
         // Both live as long as the process, which ends in end_process, never

@@ -9,6 +9,8 @@
 #include <system_error>
 #include <unistd.h>
 
+#include "forked_copy.hpp"
+
 namespace gillab
 {
     namespace
@@ -202,6 +204,7 @@ namespace gillab
 
     void output_capture::drain()
     {
+        if (is_forked_copy()) return;  // the parent's reader owns the pipes
         std::lock_guard<std::recursive_mutex> lock(m_mutex);
         for (stream& s : m_streams)
         {

@@ -2,7 +2,8 @@
 
 For each SUBMISSIONS/<student>/<notebook>: a private temp folder (0700) holds
 a working folder with a copy of the student's files (regular files only;
-symlinks are not followed) and the instructor's non-notebook files. The kernel
+symlinks are not followed) and the instructor's non-notebook files, and the
+kernel's terminal output (kept, its last MiB, only with --kernel-logs). The kernel
 runs on that copy, in a sandbox or unconfined (sandbox.py says what each
 means), with a token in its environment by which every process it starts is
 killed afterwards. The folder is removed whatever happens. The submission's
@@ -28,6 +29,7 @@ from .kernel_run import NotebookRunner
 from .limits import Limits
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+MAX_LOG_BYTES = 1024 * 1024  # the tail of a kernel's terminal output kept with --kernel-logs
 
 
 @dataclass
@@ -36,6 +38,7 @@ class Options:
     limits: Limits = field(default_factory=Limits)
     jobs: int = 1
     sandbox: str = "bubblewrap"  # or "off" (see sandbox.py)
+    kernel_logs: str = ""  # a folder for each kernel's terminal output; "": kept nowhere
 
 
 def _copy_regular_files(source, target, skip_notebooks=False):
@@ -99,7 +102,8 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
     private = tempfile.mkdtemp(prefix="gillab-grade-")
     try:
         environ = dict(os.environ, MPLBACKEND="agg", **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
-        host = sandbox.host_for(options.sandbox)(private, os.path.dirname(notebook), environ, options.limits)
+        host = sandbox.host_for(options.sandbox)(private, os.path.dirname(notebook), environ, options.limits,
+                                                 keep_log=bool(options.kernel_logs))
         _copy_regular_files(student_dir, host.work)
         _copy_regular_files(source_dir, host.work, skip_notebooks=True)
         os.makedirs(os.path.join(host.work, os.path.dirname(notebook)), exist_ok=True)
@@ -112,7 +116,23 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
                                         report.seconds, host.mode)
         return grade, nb
     finally:
+        if options.kernel_logs:
+            _keep_log(os.path.join(private, sandbox.KERNEL_LOG), options.kernel_logs, student, notebook)
         remove_tree(private)
+
+
+def _keep_log(log, folder, student, notebook):
+    """The tail of the kernel's terminal output, as folder/<student>/<notebook>.log."""
+    target = os.path.join(folder, student, os.path.splitext(notebook)[0] + ".log")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    try:
+        with open(log, "rb") as source:
+            source.seek(max(0, os.fstat(source.fileno()).st_size - MAX_LOG_BYTES))
+            tail = source.read(MAX_LOG_BYTES)
+    except OSError:
+        tail = b""
+    with open(target, "wb") as out:
+        out.write(tail)
 
 
 def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):

@@ -85,7 +85,8 @@ def _options(args):
                     processes=args.process_limit, file_bytes=args.file_size_limit * MIB,
                     cpu_seconds=args.cpu_limit, disk_bytes=args.disk_limit * MIB)
     return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs,
-                             sandbox=_sandbox_mode(args.sandbox, limits))
+                             sandbox=_sandbox_mode(args.sandbox, limits),
+                             kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "")
 
 
 def _parser():
@@ -106,6 +107,9 @@ def _parser():
     p.add_argument("submissions_dir")
     p.add_argument("--source", required=True, help="the instructor notebooks")
     p.add_argument("--out", default="autograded", help="results folder (default: ./autograded)")
+    p.add_argument("--kernel-logs", metavar="DIR", default="",
+                   help="keep each kernel's terminal output (its last MiB) as DIR/<student>/<notebook>.log "
+                        "(default: removed with the kernel's private folder)")
     _add_run_options(p)
 
     p = commands.add_parser("check", help="validate and execute instructor notebooks both ways")

@@ -20,6 +20,15 @@ from . import limits as limit_rules
 
 
 CANARY = "gillab-grade: error reporting check"
+# Collects every ended child of the kernel, leaving no name behind.
+REAP_CHILDREN = """import os as _gillab_grade_os
+while True:
+    try:
+        if _gillab_grade_os.waitpid(-1, _gillab_grade_os.WNOHANG)[0] == 0:
+            break
+    except ChildProcessError:
+        break
+del _gillab_grade_os"""
 
 
 class KernelStartError(RuntimeError):
@@ -163,8 +172,9 @@ class NotebookRunner:
         self._start()
 
     # -- one cell
-    def _collect(self, msg_id, collector, deadline):
-        """IOPub messages of msg_id until idle: 'idle', 'timeout', 'died' or 'stopped'."""
+    def _collect(self, msg_id, collector, deadline, watch=lambda msg: None):
+        """IOPub messages of msg_id until idle: 'idle', 'timeout', 'died' or 'stopped'.
+        watch(msg) sees each of the cell's outputs, and None at least every 0.2 s."""
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -176,6 +186,7 @@ class NotebookRunner:
             except queue.Empty:
                 if not self.manager.is_alive():
                     return "died"
+                watch(None)
                 continue
             if msg["parent_header"].get("msg_id") != msg_id:
                 continue
@@ -184,6 +195,22 @@ class NotebookRunner:
                     return "idle"
                 continue
             collector.add(msg)
+            watch(msg)
+
+    def _process_limit_watch(self):
+        """A watch for _collect: once the cell's output shows the process limit
+        reached, the sandbox's other processes are frozen until the cell ends
+        (see Bubblewrap.freeze_all_but_kernel), every 0.05 s at most."""
+        reached, last = False, 0.0
+
+        def watch(msg):
+            nonlocal reached, last
+            if not reached and msg is not None and msg["msg_type"] in ("stream", "error"):
+                reached = limit_rules.process_limit_reached([nbformat.v4.output_from_msg(msg)], self._sandboxed)
+            if reached and time.monotonic() - last >= 0.05:
+                self.host.freeze_all_but_kernel()
+                last = time.monotonic()
+        return watch
 
     def _reply_status(self, msg_id):
         deadline = time.monotonic() + self.limits.interrupt_grace
@@ -211,7 +238,8 @@ class NotebookRunner:
     def _run_cell(self, index, cell, timeout, budget_bound):
         collector = OutputCollector(self.limits.max_output_bytes)
         msg_id = self.client.execute(cell.source, store_history=True, allow_stdin=False, stop_on_error=False)
-        state = self._collect(msg_id, collector, time.monotonic() + timeout)
+        watch = self._process_limit_watch() if self._sandboxed else (lambda msg: None)
+        state = self._collect(msg_id, collector, time.monotonic() + timeout, watch)
         extra, restart_reason = None, None
         if state == "idle":
             # A cell that swallowed its own traceback still gets an error reply.
@@ -220,7 +248,7 @@ class NotebookRunner:
         elif state == "timeout":
             what = "the notebook's time budget" if budget_bound else f"the {timeout:g} s cell timeout"
             self.host.interrupt(self.manager)
-            after = self._collect(msg_id, collector, time.monotonic() + self.limits.interrupt_grace)
+            after = self._collect(msg_id, collector, time.monotonic() + self.limits.interrupt_grace, watch)
             extra = error_output("TimeoutError", f"cell {index} exceeded {what}; interrupted")
             self.report.notes.append(f"cell {index} exceeded {what}; interrupted")
             if after != "idle":
@@ -237,10 +265,26 @@ class NotebookRunner:
         outputs = collector.finish()
         for reason in limit_rules.reasons(outputs, self.limits, self._sandboxed):
             self.report.notes.append(f"cell {index} {reason}")
+        if restart_reason is None and limit_rules.process_limit_reached(outputs, self._sandboxed):
+            self._make_room(index)
         if extra is not None:
             outputs.append(extra)
         cell.outputs = outputs
         return state, restart_reason
+
+    def _make_room(self, index):
+        """After a cell held by the process limit (a fork bomb): its processes
+        are killed and the kernel collects the exit status of those that were
+        its children, since a zombie still counts against the limit; else
+        every later cell would find no room for a thread."""
+        killed = self.host.end_leftovers()
+        msg_id = self.client.execute(REAP_CHILDREN, silent=True, store_history=False, allow_stdin=False,
+                                     stop_on_error=False)
+        self._collect(msg_id, OutputCollector(self.limits.max_output_bytes),
+                      time.monotonic() + self.limits.interrupt_grace)
+        if killed:
+            self.report.notes.append(f"cell {index} left {killed} process(es) at the process limit; "
+                                     "they were killed before the next cell")
 
     def run(self, nb, guarded=lambda cell: False):
         """Executes nb's code cells in place (outputs replaced); returns a RunReport.

@@ -49,6 +49,15 @@ def _texts(outputs):
             yield "", output.text
 
 
+def _process_limit_in(text):
+    return _errno_in(text, errno.EAGAIN) or "can't start new thread" in text
+
+
+def process_limit_reached(outputs, sandboxed):
+    """Whether the cell's outputs show it ran into the sandbox's process limit."""
+    return sandboxed and any(_process_limit_in(text) for _, text in _texts(outputs))
+
+
 def reasons(outputs, limits, sandboxed):
     """One line per limit the cell's outputs show it ran into."""
     found = []
@@ -62,7 +71,7 @@ def reasons(outputs, limits, sandboxed):
             add(f"reached the address-space limit ({_mib(limits.memory_bytes)})")
         if not sandboxed:
             continue
-        if _errno_in(text, errno.EAGAIN) or "can't start new thread" in text:
+        if _process_limit_in(text):
             add(f"reached the process limit ({limits.processes} processes and threads)")
         if _errno_in(text, errno.EFBIG):
             add(f"reached the file-size limit ({_mib(limits.file_bytes)})")

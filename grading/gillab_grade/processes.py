@@ -58,7 +58,7 @@ def processes_of(token, session=None):
     return found
 
 
-def _stop_then_kill(procs):
+def stop_then_kill(procs):
     # Freezing first keeps a forking loop from making new children while we kill.
     for sig in (signal.SIGSTOP, signal.SIGKILL):
         for proc in procs:
@@ -86,7 +86,7 @@ def kill_all(token, session=None, rounds=20):
         if not procs:
             break
         killed.update(p.pid for p in procs)
-        _stop_then_kill(procs)
+        stop_then_kill(procs)
         psutil.wait_procs(procs, timeout=1)
         reap_children()
     reap_children()
@@ -129,6 +129,6 @@ def _kill_children_except(live):
                 pass
         if not procs:
             return
-        _stop_then_kill(procs)
+        stop_then_kill(procs)
         psutil.wait_procs(procs, timeout=1)
         reap_children()

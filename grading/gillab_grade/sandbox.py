@@ -34,6 +34,10 @@ import psutil
 
 from . import processes
 
+# The kernel's terminal output (bwrap's and the kernel's own diagnostics), in
+# the private folder: removed with it unless the instructor keeps it.
+KERNEL_LOG = "kernel.log"
+
 BWRAP = "/usr/bin/bwrap"
 SETPRIV = "/usr/bin/setpriv"
 PRLIMIT = "/usr/bin/prlimit"
@@ -213,8 +217,9 @@ class Unconfined:
 
     mode = "off"
 
-    def __init__(self, private, cwd, environ, limits):
+    def __init__(self, private, cwd, environ, limits, keep_log=False):
         self.limits = limits
+        self.log = os.path.join(private, KERNEL_LOG) if keep_log else None
         self.work = os.path.join(private, "work")  # filled by the caller before start()
         self.runtime = os.path.join(private, "runtime")
         home, tmp = os.path.join(private, "home"), os.path.join(private, "tmp")
@@ -228,9 +233,8 @@ class Unconfined:
     def start(self, kernel_name):
         manager = jupyter_client.KernelManager(kernel_name=kernel_name)
         manager.connection_file = os.path.join(self.runtime, f"kernel-{os.urandom(8).hex()}.json")
-        with processes.launch_lock:
-            manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
+        with processes.launch_lock, open(self.log or os.devnull, "ab") as log:
+            manager.start_kernel(cwd=self.cwd, env=dict(self.env), stdout=subprocess.DEVNULL, stderr=log)
             self.session = manager.provisioner.process.pid  # the kernel leads its own session
             processes.kernel_started(self.session)
         if self.limits.memory_bytes:
@@ -255,7 +259,7 @@ class Bubblewrap:
 
     mode = "bubblewrap"
 
-    def __init__(self, private, cwd, environ, limits):
+    def __init__(self, private, cwd, environ, limits, keep_log=False):
         self.limits = limits
         self.uid = _sandbox_uid()
         self.private = private
@@ -267,7 +271,7 @@ class Bubblewrap:
         self.env = dict(_kept_environment(environ), HOME=HOME, TMPDIR="/tmp", PYENV_ROOT=pyenv,
                         MPLBACKEND=environ.get("MPLBACKEND", "agg"), **{processes.TOKEN_VARIABLE: self.token})
         self.read_only = folders
-        self.log = os.path.join(private, "sandbox.log")
+        self.log = os.path.join(private, KERNEL_LOG)  # always: start_error reads bwrap's last words
         self.session = None
         self.init = None  # the sandbox's first process (PID 1 inside)
         self._fds = None
@@ -378,6 +382,38 @@ class Bubblewrap:
             except OSError:
                 pass
         return inside, outside
+
+    def _all_but_kernel(self):
+        """The sandbox's live processes but the kernel (the oldest of PID 1's children)."""
+        try:
+            kernel = min(psutil.Process(self.init).children(), key=lambda p: (p.create_time(), p.pid))
+        except (psutil.Error, ValueError):
+            return []
+        return [p for p in self._inside() if p.pid != kernel.pid]
+
+    def freeze_all_but_kernel(self):
+        """SIGSTOPs every process in the sandbox but the kernel. Frozen, a fork
+        bomb's copies keep their places under the process limit, so the
+        kernel's own next fork fails and its cell ends, instead of racing
+        copies that die and make room for more."""
+        for proc in self._all_but_kernel():
+            try:
+                if proc.status() != psutil.STATUS_STOPPED:
+                    proc.send_signal(signal.SIGSTOP)
+            except psutil.Error:
+                pass
+
+    def end_leftovers(self):
+        """Kills every process in the sandbox but the kernel; returns how many that was."""
+        killed = set()
+        for _ in range(20):
+            procs = self._all_but_kernel()
+            if not procs:
+                break
+            killed.update(p.pid for p in procs)
+            processes.stop_then_kill(procs)
+            psutil.wait_procs(procs, timeout=0.5)
+        return len(killed)
 
     def interrupt(self, manager):
         """SIGINT to the kernel's process group, not to bwrap itself: bwrap dies of it."""

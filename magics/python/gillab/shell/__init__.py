@@ -4,7 +4,7 @@ The kernel (kernel/interpreter.cpp) calls install() once, after the stock shell 
 before the first request; a stock ipykernel never imports this package.
 """
 
-from . import error_names, exit_request, shell_log, source_caches, stdin, streams, thread_displays, working_folder
+from . import error_names, exit_request, forked_copy, shell_log, source_caches, stdin, streams, thread_displays, working_folder
 
 
 def install(shell, app, log_fd, native):
@@ -13,6 +13,7 @@ def install(shell, app, log_fd, native):
     streams.install()
     error_names.install(shell)
     source_caches.install(shell)  # wraps the recorder that error_names installed
+    forked_copy.install(shell)
     exit_request.install(shell)
     shell_log.install(app, log_fd)
     thread_displays.install(shell, native.publish_from_thread)
