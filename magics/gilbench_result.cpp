@@ -263,7 +263,7 @@ namespace gillab
                                     {"repeats", o.repeats}, {"warmup", o.warmup},
                                     {"scaling", o.weak_scaling ? "weak" : "strong"},
                                     {"start_method", o.start_method.empty()
-                                         ? py::module_::import("multiprocessing").attr("get_start_method")().cast<std::string>()
+                                         ? py::module_::import("gillab.runners.start_method").attr("current")().cast<std::string>()
                                          : o.start_method},
                                     {"startup", o.startup_included ? "included" : "apart"},
                                     {"memory", o.memory},

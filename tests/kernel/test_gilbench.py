@@ -104,6 +104,22 @@ def test_cell_functions_work_in_spawned_processes(kernel, method):
     assert kernel.eval("r.results_match") is True
 
 
+@pytest.mark.parametrize("method", ["default", "spawn"])
+def test_a_process_pool_run_leaves_the_start_method_to_the_student(kernel, method):
+    option = "" if method == "default" else f"--start-method {method}"
+    result = gilbench(kernel, f"--modes processes --workers 1 --jobs 1 --repeats 1 --warmup 0 {option} -o r",
+                      "def job(i):\n    return i\n")
+    assert result.status == "ok", result.reply["content"]
+    default = kernel.eval("__import__('multiprocessing').get_all_start_methods()[0]")
+    assert kernel.eval("r.options['start_method']") == (default if method == "default" else method)
+    # a lecture's own choice after the magic: set_start_method raises once anything fixed the context
+    kernel.ok("import multiprocessing\nmultiprocessing.set_start_method('spawn')")
+    try:
+        assert kernel.eval("multiprocessing.get_start_method()") == "spawn"
+    finally:
+        kernel.ok("multiprocessing.set_start_method(None, force=True)")  # unset again, for the next tests
+
+
 def test_different_results_are_reported(kernel):
     body = "import threading\ndef job(i):\n    return threading.current_thread().name == 'MainThread'\n"
     result = gilbench(kernel, "--modes sequential,threads --workers 2 --jobs 2 --repeats 1 -o r", body)

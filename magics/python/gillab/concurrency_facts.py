@@ -3,9 +3,9 @@
 multiprocessing start methods."""
 
 import multiprocessing
-import multiprocessing.context
 import os
 
+from .runners import start_method
 from .runners.interpreter import describe
 
 
@@ -13,12 +13,6 @@ def default_thread_pool_workers():
     """ThreadPoolExecutor's default: 3.13 sizes it from the CPUs this process may use."""
     cpus = getattr(os, "process_cpu_count", os.cpu_count)() or 1
     return min(32, cpus + 4)
-
-
-def default_start_method():
-    """The start method multiprocessing would use, without fixing it as get_start_method() does."""
-    chosen = multiprocessing.get_start_method(allow_none=True)
-    return chosen or multiprocessing.context._default_context._default_context.get_start_method()
 
 
 def facts():
@@ -33,6 +27,6 @@ def facts():
         "cpu_count": me["cpu_count"] or 1,
         "usable_cpus": len(os.sched_getaffinity(0)),
         "default_thread_pool_workers": default_thread_pool_workers(),
-        "default_start_method": default_start_method(),
+        "default_start_method": start_method.current(),
         "start_methods": multiprocessing.get_all_start_methods(),
     }

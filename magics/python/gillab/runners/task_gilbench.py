@@ -22,7 +22,6 @@ starts and disarmed after it stops. Standard library only, CPython 3.8+ (no newe
 import asyncio
 import functools
 import importlib
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -31,9 +30,10 @@ import time
 from concurrent import futures
 
 try:
-    from . import process_tree  # as gillab.runners.task_gilbench, in the kernel
+    from . import process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
 except ImportError:
     import process_tree  # from this folder, in a child (child.py)
+    import start_method as start_methods
 
 try:
     import resource
@@ -291,7 +291,7 @@ def _process_error(index, error, workers, context):
 def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
     """A ProcessPoolExecutor, started inside the clock unless startup_included is false. Over
     budget or interrupted, the workers (and what they started) are killed at once."""
-    context = multiprocessing.get_context(start_method or None)
+    context = start_methods.context(start_method)
     cpu0 = cpu_seconds()
     start = time.perf_counter()
     pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
@@ -440,29 +440,30 @@ def measure(request, progress=None, native=None):
     stopped = set()  # (mode, workers spec) that went over --budget
     measured = []
     total = len(request["configs"])
-    for index, config in enumerate(request["configs"]):
-        figures = {"walls": [], "cpus": [], "over_budget": False, "skipped": False, "results_match": None}
-        measured.append(figures)
-        # Larger --jobs after a stopped run would only be stopped again.
-        if (config["mode"], config["workers_spec"]) in stopped:
-            figures["skipped"] = True
-            continue
-        for r in range(request["warmup"] + request["repeats"]):
-            if progress:
-                progress(status_line(config, _run_text(r, request), index, total))
-            run = run_once(tools, cell, config, request)
-            if run["over_budget"]:
-                figures["over_budget"] = True
-                stopped.add((config["mode"], config["workers_spec"]))
-                break
-            if r == request["warmup"]:
-                base = config["base_jobs"]
-                if base not in reference and config["mode"] == "sequential" and not request.get("weak_scaling"):
-                    reference[base] = run["results"]
-                elif base in reference:
-                    figures["results_match"] = _same(run["results"], reference[base])
-            if r >= request["warmup"]:
-                figures["walls"].append(run["wall_s"])
-                figures["cpus"].append(run["cpu_s"])
-    return {"configs": measured, "start_method": multiprocessing.get_start_method(allow_none=True),
+    with start_methods.left_unchosen():
+        for index, config in enumerate(request["configs"]):
+            figures = {"walls": [], "cpus": [], "over_budget": False, "skipped": False, "results_match": None}
+            measured.append(figures)
+            # Larger --jobs after a stopped run would only be stopped again.
+            if (config["mode"], config["workers_spec"]) in stopped:
+                figures["skipped"] = True
+                continue
+            for r in range(request["warmup"] + request["repeats"]):
+                if progress:
+                    progress(status_line(config, _run_text(r, request), index, total))
+                run = run_once(tools, cell, config, request)
+                if run["over_budget"]:
+                    figures["over_budget"] = True
+                    stopped.add((config["mode"], config["workers_spec"]))
+                    break
+                if r == request["warmup"]:
+                    base = config["base_jobs"]
+                    if base not in reference and config["mode"] == "sequential" and not request.get("weak_scaling"):
+                        reference[base] = run["results"]
+                    elif base in reference:
+                        figures["results_match"] = _same(run["results"], reference[base])
+                if r >= request["warmup"]:
+                    figures["walls"].append(run["wall_s"])
+                    figures["cpus"].append(run["cpu_s"])
+    return {"configs": measured, "start_method": start_methods.current(),
             "ctypes_budget": native is not None or _set_async_exc is not None}
