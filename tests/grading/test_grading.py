@@ -77,6 +77,18 @@ def processes_under(tmpdir):
     return found
 
 
+def marked_process_under(tmpdir):
+    """Whether the stuck cell's marked child is running for this grader (processes come and go
+    while they are read)."""
+    for proc in processes_under(tmpdir):
+        try:
+            if submissions.SLEEP_MARKER in " ".join(proc.cmdline()):
+                return True
+        except psutil.Error:
+            pass
+    return False
+
+
 class Listeners:
     """A TCP listener on the loopback and an abstract unix socket, both on the
     grader's side of the sandbox: no submission may reach them."""
@@ -343,16 +355,23 @@ def test_a_grader_stopped_mid_run_leaves_nothing_behind(workspace, released):
     grader = subprocess.Popen([COMMAND, "autograde", subs, "--source", SOURCE, "--out", os.path.join(subs, "out")],
                               env=dict(os.environ, TMPDIR=grader_tmp), stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not processes_under(grader_tmp) or not any(
-            submissions.SLEEP_MARKER in " ".join(p.cmdline()) for p in processes_under(grader_tmp)):
-        assert time.monotonic() < deadline and grader.poll() is None, "the stuck cell never started"
-        time.sleep(0.2)
-    grader.terminate()
-    _, stderr = grader.communicate(timeout=60)
-    assert grader.returncode == 130 and "gillab-grade: stopped" in stderr, stderr
-    assert processes_under(grader_tmp) == []
-    assert os.listdir(grader_tmp) == []
+    try:
+        deadline = time.monotonic() + 60
+        while not marked_process_under(grader_tmp):
+            assert time.monotonic() < deadline and grader.poll() is None, "the stuck cell never started"
+            time.sleep(0.2)
+        grader.terminate()
+        _, stderr = grader.communicate(timeout=60)
+        assert grader.returncode == 130 and "gillab-grade: stopped" in stderr, stderr
+        assert processes_under(grader_tmp) == []
+        assert os.listdir(grader_tmp) == []
+    finally:  # a failure here must not leave its grader to the tests that follow
+        for proc in [grader, *processes_under(grader_tmp)]:
+            try:
+                proc.kill()
+            except (ProcessLookupError, psutil.Error):
+                pass
+        grader.wait(timeout=60)
 
 
 def test_kernel_death_gets_a_fresh_kernel_for_the_remaining_cells(batch):
