@@ -1,7 +1,10 @@
 // %%gilbench's measuring: one loop, runners/task_gilbench.py, run in this
 // kernel with the kernel's native thread pool and budget watchdog, or in a
 // child of another interpreter (--python) with Python stand-ins. Either way
-// its raw runs come back here as the same `measured` rows.
+// its raw runs come back here as the same `measured` rows. The kernel's
+// process pools start from a fresh process of its own interpreter: a fork
+// copies its parent's memory, and the notebook's (charts, data) would
+// otherwise be in every pool's start-up (bench/fork_cost).
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
@@ -71,11 +74,23 @@ namespace gillab
                             "error"_a = run.failed ? py::object(py::str(run.error_text)) : py::object(py::none()));
         }
 
+        // Part of the task's request measured by runners/child.py in a fresh
+        // process of the kernel's own interpreter; its progress reaches `progress`.
+        py::object in_fresh_interpreter(py::dict part, py::function progress)
+        {
+            static const measurement_target fresh{false, "a fresh process of the kernel's interpreter",
+                                                  kernel_interpreter_info()};
+            nl::json answer = run_in_child(fresh, py::cast<nl::json>(part), "gilbench",
+                                           [&progress](const std::string& status) { progress(status); });
+            return py::cast(answer);
+        }
+
         // What the task gets from the kernel in place of its Python stand-ins.
         py::object native_tools()
         {
             return py::module_::import("types").attr("SimpleNamespace")(
                 "threads"_a = py::cpp_function(&native_threads, "job"_a, "jobs"_a, "workers"_a, "budget_s"_a),
+                "in_fresh_interpreter"_a = py::cpp_function(&in_fresh_interpreter, "part"_a, "progress"_a),
                 "watchdog"_a = budget_watchdog_type(),
                 "RunOverBudget"_a = py::handle(run_over_budget_type()));
         }

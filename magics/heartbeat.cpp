@@ -11,7 +11,6 @@
 #include <memory>
 #include <optional>
 
-#include <pybind11/eval.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 

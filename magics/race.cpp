@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <optional>
 
-#include <pybind11/eval.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 

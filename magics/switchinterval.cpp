@@ -6,7 +6,6 @@
 #include <cmath>
 #include <optional>
 
-#include <pybind11/eval.h>
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 

@@ -33,4 +33,26 @@ namespace gillab
             }
         }
     }
+
+    void wait_interruptibly(std::mutex& mutex, std::condition_variable& changed, const std::function<bool()>& done,
+                            std::chrono::milliseconds poll)
+    {
+        while (true)
+        {
+            bool finished;
+            {
+                py::gil_scoped_release release;
+                std::unique_lock<std::mutex> lock(mutex);
+                finished = changed.wait_for(lock, poll, done);
+            }
+            if (PyErr_CheckSignals() != 0)
+            {
+                throw py::error_already_set();
+            }
+            if (finished)
+            {
+                return;
+            }
+        }
+    }
 }

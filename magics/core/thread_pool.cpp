@@ -45,6 +45,7 @@ namespace gillab
             std::mutex mutex;
             std::condition_variable start_line;  // parked workers wait here
             std::condition_variable all_parked;  // the caller waits here
+            std::condition_variable finished;    // and here, for the last one out
             int parked = 0;
             long tickets = 0;  // workers allowed past the start line
             std::atomic<long> next_job{0};
@@ -127,6 +128,7 @@ namespace gillab
                 state->job = py::object();
                 state->results.clear();
             }
+            state->finished.notify_all();
         }
 
         // Stops the workers with `exception` raised in them; joins those that
@@ -205,7 +207,8 @@ namespace gillab
             if (state->chained) state->start_line.notify_one();
             else state->start_line.notify_all();
             const auto deadline = start + std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(budget_s));
-            wait_interruptibly([&] { return state->finished_workers == workers || monotonic::now() >= deadline; });
+            wait_interruptibly(state->mutex, state->finished,
+                               [&] { return state->finished_workers == workers || monotonic::now() >= deadline; });
             if (state->finished_workers != workers)
             {
                 run.over_budget = true;

@@ -3,13 +3,12 @@ wide margins: 2 noisy cores), result checks, failure paths, clean state."""
 
 import glob
 import os
-import subprocess
-import sys
 import tempfile
 import time
 
 import psutil
 import pytest
+from free_cores import spin_seconds
 from result_bundle import RESULT_MIME
 
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(400_000):\n        total += k\n    return total + i\n"
@@ -41,14 +40,6 @@ def test_table_structure_and_result_object(kernel):
     assert progress and "done" in progress[-1]["content"]["data"]["text/plain"]
 
 
-def spin_seconds(copies):
-    """Wall time of `copies` fresh interpreters each burning 0.3 s of CPU."""
-    burn = "import time\nstart = time.process_time()\nwhile time.process_time() - start < 0.3:\n    pass\n"
-    started = time.monotonic()
-    children = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(copies)]
-    for child in children:
-        child.wait()
-    return time.monotonic() - started
 
 
 def test_processes_beat_threads_on_cpu_bound_work(kernel):
@@ -118,6 +109,30 @@ def test_a_process_pool_run_leaves_the_start_method_to_the_student(kernel, metho
         assert kernel.eval("multiprocessing.get_start_method()") == "spawn"
     finally:
         kernel.ok("multiprocessing.set_start_method(None, force=True)")  # unset again, for the next tests
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_process_pools_start_from_a_fresh_interpreter_not_from_the_kernel(kernel, method):
+    kernel_pid = kernel.eval("__import__('os').getpid()")
+    body = ("import os\n"
+            "def job(i):\n"
+            f"    if os.getpid() != {kernel_pid}:  # a worker, not the kernel's sequential run\n"
+            f"        assert os.getppid() != {kernel_pid}, 'the kernel started this worker'\n"
+            "    return i\n")
+    result = gilbench(kernel, f"--modes sequential,processes --workers 2 --jobs 4 --repeats 1 --start-method {method} -o r",
+                      body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.results_match") is True
+    progress = [m["content"]["data"]["text/plain"] for m in result.messages if m["msg_type"] == "update_display_data"]
+    assert any("processes x 2 workers, 4 jobs, run 1/1 (configuration 2 of 2)" in text for text in progress), progress
+
+
+def test_pool_results_are_checked_against_the_kernels_sequential_run(kernel):
+    body = "import os\ndef job(i):\n    return os.getpid()\n"  # the kernel's pid in sequential, a worker's in a pool
+    result = gilbench(kernel, "--modes sequential,processes --workers 2 --jobs 2 --repeats 1 -o r", body)
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("r.results_match") is False
+    assert "RESULTS DIFFER: processes with 2 workers" in result.value()
 
 
 def test_different_results_are_reported(kernel):

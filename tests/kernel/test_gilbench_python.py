@@ -5,13 +5,12 @@ interrupt in a child, and the course's headline: CPU-bound threads scale on the 
 
 import glob
 import os
-import subprocess
-import sys
 import tempfile
 import time
 
 import pytest
 
+from free_cores import spin_seconds
 from pythons import DEFAULT_313, FREE_THREADED, PYENV_27, PYENV_39, live_children
 from result_bundle import RESULT_MIME
 
@@ -161,14 +160,6 @@ def test_presets_run_under_another_interpreter(kernel):
     assert kernel.eval("r.speedup('threads', 8, python='3.13')") > 3
 
 
-def spin_seconds(copies):
-    """Wall time of `copies` fresh interpreters each burning 0.3 s of CPU."""
-    burn = "import time\nstart = time.process_time()\nwhile time.process_time() - start < 0.3:\n    pass\n"
-    started = time.monotonic()
-    children = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(copies)]
-    for child in children:
-        child.wait()
-    return time.monotonic() - started
 
 
 @pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_313)),

@@ -1,6 +1,7 @@
 """%%gilbench's measuring loop (gillab/runners/task_gilbench.py) on its own, as a child
 interpreter runs it (Python threads and watchdog) and with the kernel's native watchdog."""
 
+import json
 import sys
 import tempfile
 import time
@@ -22,7 +23,10 @@ CELL = ("import asyncio, threading\n"
         "def fail(i):\n"
         "    if i == 2:\n"
         "        raise ValueError('bad job')\n"
-        "    return i\n")
+        "    return i\n"
+        "def pid(i):\n"
+        "    import os\n"
+        "    return os.getpid()\n")
 
 
 @pytest.fixture
@@ -90,6 +94,49 @@ def test_the_kernels_native_watchdog_stops_a_run_in_the_same_loop(cell, package_
     answer = task_gilbench.measure(request(cell, [("sequential", 1, 2)], budget_s=0.2), None, native)
     assert answer["configs"][0]["over_budget"]
     assert sum(1 for _ in range(2_000_000)) == 2_000_000
+
+
+def fresh_interpreter_tools(parts):
+    """The kernel's tools, with in_fresh_interpreter doing what runners/child.py does with a part
+    (JSON in, measure(part, progress)), in this process, and keeping each part it was given."""
+    def in_fresh_interpreter(part, progress):
+        parts.append(json.loads(json.dumps(part)))
+        return task_gilbench.measure(parts[-1], progress)
+    return types.SimpleNamespace(threads=task_gilbench.python_threads, watchdog=task_gilbench.Watchdog,
+                                 RunOverBudget=task_gilbench.RunOverBudget, in_fresh_interpreter=in_fresh_interpreter)
+
+
+def test_the_kernel_hands_consecutive_pool_runs_to_a_fresh_interpreter_with_its_sequential_results(cell):
+    task_gilbench.import_cell(cell["folder"], cell["module"])  # the kernel imports the cell first
+    parts, statuses = [], []
+    planned = [("sequential", 1, 4), ("processes", 1, 4), ("processes", 2, 4), ("threads", 2, 4), ("processes", 2, 8)]
+    answer = task_gilbench.measure(request(cell, planned), statuses.append, fresh_interpreter_tools(parts))
+    assert [[c["number"] for c in part["configs"]] for part in parts] == [[1, 2], [4]]
+    assert all(part["total"] == 5 for part in parts)
+    assert list(parts[0]["reference"]) == ["4"]
+    assert [len(f["walls"]) for f in answer["configs"]] == [2] * 5
+    # 8 jobs have no sequential run to compare with; the others are compared in the fresh process
+    assert [f["results_match"] for f in answer["configs"]] == [None, True, True, True, None]
+    assert "processes x 2 workers, 4 jobs, run 2/2 (configuration 3 of 5)" in statuses
+    assert statuses[-1] == "processes x 2 workers, 8 jobs, run 2/2 (configuration 5 of 5)"
+
+
+def test_pool_results_that_differ_from_the_kernels_sequential_ones_are_reported(cell):
+    module = task_gilbench.import_cell(cell["folder"], cell["module"])
+    module.job = module.pid  # the kernel's pid in sequential, a worker's in the pool
+    answer = task_gilbench.measure(request(cell, [("sequential", 1, 2), ("processes", 2, 2)]), None,
+                                   fresh_interpreter_tools([]))
+    assert [f["results_match"] for f in answer["configs"]] == [None, False]
+
+
+def test_a_pool_stopped_at_the_budget_in_the_fresh_interpreter_skips_its_larger_runs_in_the_kernel(cell):
+    module = task_gilbench.import_cell(cell["folder"], cell["module"])
+    module.job = module.spin
+    planned = [("processes", 2, 2), ("threads", 2, 2), ("processes", 2, 4)]
+    answer = task_gilbench.measure(request(cell, planned, budget_s=0.3), None, fresh_interpreter_tools([]))
+    pool, threads, larger_pool = answer["configs"]
+    assert pool["over_budget"] and threads["over_budget"]
+    assert larger_pool["skipped"]
 
 
 def test_cpu_seconds_counts_this_process_at_microsecond_resolution():

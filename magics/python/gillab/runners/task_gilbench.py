@@ -15,14 +15,22 @@ speed-ups and flags. Where the tools differ:
   * over --budget: both raise RunOverBudget in the running threads (PyThreadState_SetAsyncExc,
     natively or through ctypes) at the budget and every 0.1 s after, until the run is over;
     without ctypes a child's run is stopped only between jobs.
+  * processes: the kernel does not start pools itself. Each run of consecutive processes
+    configurations goes to a fresh process of the kernel's own interpreter (runners/child.py,
+    through native.in_fresh_interpreter), which runs this loop on them and forks its workers
+    from itself: a fork copies its parent's page tables, so a pool forked from the kernel
+    would pay for the notebook's memory (charts, data) in every start-up, where a script pays
+    for its own. The kernel's sequential results go with them (pickled), for the results check.
 Every clock is read around the measured code only: the watchdog is armed before the clock
 starts and disarmed after it stops. Standard library only, CPython 3.8+ (no newer syntax).
 """
 
 import asyncio
+import base64
 import functools
 import importlib
 import os
+import pickle
 import sys
 import tempfile
 import threading
@@ -56,10 +64,11 @@ STOP_GRACE_S = 2.0
 PROCESS_WAIT_SLICE_S = 0.05
 
 MAIN_TRAP_HELP = (
-    "A process worker could not find a function in __main__. Functions defined in notebook cells "
-    "live in the kernel's __main__, which spawn and forkserver workers do not have. Define everything "
-    "the job uses inside the %%gilbench cell (it becomes an importable module), or move it to a .py "
-    "file and import it.")
+    "A process worker could not find a name in __main__. Functions defined in notebook cells "
+    "live in the kernel's __main__, which %%gilbench's process workers do not have: their pool "
+    "starts from a fresh interpreter, whatever the start method. Define everything the job uses "
+    "inside the %%gilbench cell (it becomes an importable module), or move it to a .py file and "
+    "import it.")
 
 
 class CellError(ValueError):
@@ -281,7 +290,7 @@ def _process_error(index, error, workers, context):
     text = str(error)
     message = "job(%d) raised %s in mode processes with %s (start method %s): %s" % (
         index, type(error).__name__, _count(workers, "worker"), context.get_start_method(), text)
-    if "Can't get attribute" in text:
+    if "Can't get attribute" in text or "module '__main__' has no attribute" in text:
         message += "\n" + MAIN_TRAP_HELP
     if type(error).__name__ == "BrokenProcessPool":
         message += "\nA worker process died (os._exit, a signal or a crash) before returning its result."
@@ -405,9 +414,11 @@ def _same(a, b):
 
 
 def status_line(config, what, index, total):
-    """The progress wording: which configuration, which run (or the memory run)."""
+    """The progress wording: which configuration, which run (or the memory run). `index` counts
+    from 0 in the magic's whole plan (a part measured elsewhere carries its own "number")."""
     return "%s x %s, %s, %s (configuration %d of %d)" % (
-        config["mode"], _count(config["workers"], "worker"), _count(config["jobs"], "job"), what, index + 1, total)
+        config["mode"], _count(config["workers"], "worker"), _count(config["jobs"], "job"), what,
+        config.get("number", index) + 1, total)
 
 
 def _run_text(r, request):
@@ -418,11 +429,12 @@ def _run_text(r, request):
 
 def measure(request, progress=None, native=None):
     """request: folder, module, configs [{mode, workers, workers_spec, jobs, base_jobs}], repeats,
-    warmup, budget_s, start_method, startup_included, weak_scaling. native: the kernel's tools
-    (threads, watchdog, RunOverBudget), which also means the kernel has imported the cell already;
-    None in a child. Returns per configuration the measured runs' wall and CPU seconds, whether
-    it was stopped at --budget or skipped, and whether its results matched sequential's
-    (None: nothing to compare with)."""
+    warmup, budget_s, start_method, startup_included, weak_scaling; from the kernel to a child
+    also total, each config's number in the whole plan and reference, the kernel's sequential
+    results. native: the kernel's tools (threads, watchdog, RunOverBudget, in_fresh_interpreter),
+    which also means the kernel has imported the cell already; None in a child. Returns per
+    configuration the measured runs' wall and CPU seconds, whether it was stopped at --budget or
+    skipped, and whether its results matched sequential's (None: nothing to compare with)."""
     if native is None:
         tools = PYTHON_TOOLS
         cell = import_cell(request["folder"], request["module"])
@@ -436,18 +448,25 @@ def measure(request, progress=None, native=None):
         needed = any((c["mode"] == "asyncio") == (entry == "ajob") for c in request["configs"])
         if needed and not callable(getattr(cell, entry, None)):
             raise CellError("the cell defines no callable %s(i) in this interpreter" % entry)
-    reference = {}  # sequential results by --jobs value
+    reference = _unpickled(request.get("reference"))  # sequential results by --jobs value
     stopped = set()  # (mode, workers spec) that went over --budget
     measured = []
-    total = len(request["configs"])
+    configs = request["configs"]
+    total = request.get("total", len(configs))
     with start_methods.left_unchosen():
-        for index, config in enumerate(request["configs"]):
-            figures = {"walls": [], "cpus": [], "over_budget": False, "skipped": False, "results_match": None}
-            measured.append(figures)
+        for index, config in enumerate(configs):
+            if index < len(measured):  # measured already, with the pools before it
+                continue
             # Larger --jobs after a stopped run would only be stopped again.
             if (config["mode"], config["workers_spec"]) in stopped:
-                figures["skipped"] = True
+                measured.append(_figures(skipped=True))
                 continue
+            if config["mode"] == "processes" and native is not None:
+                part = _pools_in_fresh_interpreter(native, request, index, reference, stopped, progress)
+                measured.extend(part)
+                continue
+            figures = _figures()
+            measured.append(figures)
             for r in range(request["warmup"] + request["repeats"]):
                 if progress:
                     progress(status_line(config, _run_text(r, request), index, total))
@@ -467,3 +486,46 @@ def measure(request, progress=None, native=None):
                     figures["cpus"].append(run["cpu_s"])
     return {"configs": measured, "start_method": start_methods.current(),
             "ctypes_budget": native is not None or _set_async_exc is not None}
+
+
+def _figures(skipped=False):
+    return {"walls": [], "cpus": [], "over_budget": False, "skipped": skipped, "results_match": None}
+
+
+def _pools_in_fresh_interpreter(native, request, index, reference, stopped, progress):
+    """The processes configurations from `index` on, up to the next other mode, measured by a
+    fresh process of this interpreter; returns their figures. Those stopped at --budget are
+    added to `stopped`."""
+    configs = request["configs"]
+    end = index
+    while end < len(configs) and configs[end]["mode"] == "processes":
+        end += 1
+    part = dict(request, configs=[dict(c, number=n) for n, c in enumerate(configs[index:end], index)],
+                total=request.get("total", len(configs)), reference=_pickled(reference))
+    answer = native.in_fresh_interpreter(part, progress or (lambda status: None))
+    for config, figures in zip(configs[index:end], answer["configs"]):
+        if figures["over_budget"]:
+            stopped.add((config["mode"], config["workers_spec"]))
+    return answer["configs"]
+
+
+def _pickled(reference):
+    """{jobs: results} as text for a request; results that do not pickle stay behind (their
+    configurations then have nothing to compare with)."""
+    out = {}
+    for base, results in reference.items():
+        try:
+            out[str(base)] = base64.b64encode(pickle.dumps(results)).decode("ascii")
+        except Exception:
+            pass
+    return out
+
+
+def _unpickled(reference):
+    out = {}
+    for base, text in (reference or {}).items():
+        try:
+            out[int(base)] = pickle.loads(base64.b64decode(text))
+        except Exception:  # a result type this interpreter cannot rebuild: nothing to compare with
+            pass
+    return out
