@@ -237,7 +237,7 @@ namespace gillab
                                   "or --preset NAME (" + join_names(gilbench_preset_names()) + ")");
             }
             std::vector<measurement_target> targets = resolve_interpreters(typed.text("python", ""), "gilbench");
-            cell_module cell("gilbench", empty_cell ? preset->job_source : *call.cell, {"job", "ajob"});
+            cell_module cell("gilbench", empty_cell ? preset_job_source(*preset) : *call.cell, {"job", "ajob"});
             // Imported here only if the kernel measures: setup runs where the jobs run.
             if (std::any_of(targets.begin(), targets.end(), [](const measurement_target& t) { return t.is_kernel; }))
                 cell.module();

@@ -1,7 +1,8 @@
-// The course's published %%gilbench tables as presets: for each, the job
-// (used when the cell is empty), the options that reproduce the table and the
-// physical limit of each row. The published figures and their source come from
-// gillab/published.json (published_figures), never typed in here.
+// The course's published %%gilbench tables as presets: for each, the options
+// that reproduce the table and the physical limit of each row. The job (used
+// when the cell is empty) is a Python file of gillab/preset_jobs/, and the
+// published figures and their source come from gillab/published.json
+// (published_figures): neither is typed in here.
 #pragma once
 
 #include <optional>
@@ -24,7 +25,6 @@ namespace gillab
     {
         std::string name;
         std::string summary;     // one line for %%gilbench?
-        std::string job_source;  // the cell when the student writes none
         std::string options;     // defaults; options the student gives win
         // Physical limits: a job that waits wait_s can't finish sooner;
         // CPU-bound work can't go faster than one core per worker.
@@ -41,6 +41,8 @@ namespace gillab
     const std::vector<gilbench_preset>& gilbench_presets();
     // The preset's published figures, from gillab.published (call with the GIL held).
     preset_figures published_figures(const gilbench_preset& preset);
+    // The cell when the student writes none, from gillab.preset_jobs (GIL held).
+    std::string preset_job_source(const gilbench_preset& preset);
     const gilbench_preset* find_gilbench_preset(const std::string& name);
     std::vector<std::string> gilbench_preset_names();
     std::string gilbench_presets_help();

@@ -1,0 +1,11 @@
+import hashlib, random
+
+DATA = memoryview(random.Random(0).randbytes(16 * 2**20))
+CHUNK = 65536  # above HASHLIB_GIL_MINSIZE (2048): hashed without the GIL
+
+
+def job(i):
+    h = hashlib.sha256()
+    for start in range(0, len(DATA), CHUNK):
+        h.update(DATA[start:start + CHUNK])
+    return h.hexdigest()

@@ -1,0 +1,6 @@
+import time
+
+
+def job(i):
+    time.sleep(0.05)
+    return i

@@ -1,0 +1,2 @@
+def job(i):
+    return i
