@@ -131,7 +131,8 @@ sanitize: build
 	cmake --build build-asan -j2
 	cmake --install build-asan >/dev/null
 	cd build-asan && env $(ASAN_ENV) ctest --output-on-failure
-	$(RUN_ENV) $(ASAN_ENV) GILLAB_BUILD_DIR=build-asan $(PYTHON) -m pytest -p no:cacheprovider tests/kernel/test_smoke.py -q -rs
+	$(RUN_ENV) $(ASAN_ENV) GILLAB_BUILD_DIR=build-asan $(PYTHON) -m pytest -p no:cacheprovider tests/kernel/test_smoke.py \
+		tests/kernel/test_gilbench_budget.py tests/kernel/test_interrupt.py tests/kernel/test_gilbench.py -q -rs
 	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
