@@ -40,8 +40,6 @@ def test_table_structure_and_result_object(kernel):
     assert progress and "done" in progress[-1]["content"]["data"]["text/plain"]
 
 
-
-
 def test_processes_beat_threads_on_cpu_bound_work(kernel):
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("one CPU: processes cannot beat threads")
@@ -159,12 +157,15 @@ def test_a_dying_worker_process_is_reported(kernel):
     assert "worker process died" in result.reply["content"]["evalue"]
 
 
-def test_main_trap_is_explained(kernel):
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_main_trap_is_explained(kernel, method):
+    # Under fork too: the pool's fresh process has no notebook __main__ to copy.
     kernel.ok("def outside(i):\n    return i")
-    result = gilbench(kernel, "--modes processes --workers 1 --jobs 1 --repeats 1 --start-method spawn",
+    result = gilbench(kernel, f"--modes processes --workers 1 --jobs 1 --repeats 1 --start-method {method}",
                       "import __main__\ndef job(i):\n    return __main__.outside(i)\n")
     assert result.status == "error"
     assert "__main__" in result.reply["content"]["evalue"]
+    assert "starts from a fresh interpreter, whatever the start method" in result.reply["content"]["evalue"]
 
 
 @pytest.mark.parametrize("options, fragment", [

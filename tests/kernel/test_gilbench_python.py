@@ -160,8 +160,6 @@ def test_presets_run_under_another_interpreter(kernel):
     assert kernel.eval("r.speedup('threads', 8, python='3.13')") > 3
 
 
-
-
 @pytest.mark.skipif(not (os.path.exists(FREE_THREADED) and os.path.exists(DEFAULT_313)),
                     reason="the project's 3.13 builds are missing (make free-threaded-python)")
 def test_cpu_bound_threads_scale_on_free_threaded_313_and_not_on_the_default_build(kernel):

@@ -71,6 +71,11 @@ MAIN_TRAP_HELP = (
     "import it.")
 
 
+# What a worker says when a job needs the notebook's __main__: unpickling a function defined
+# there, or reaching into it (a spawned worker's main module is __mp_main__, a forked one's __main__).
+MAIN_TRAPS = ("Can't get attribute", "module '__main__' has no attribute", "module '__mp_main__' has no attribute")
+
+
 class CellError(ValueError):
     """The cell cannot run in this interpreter as written; the message is one line."""
 
@@ -290,7 +295,7 @@ def _process_error(index, error, workers, context):
     text = str(error)
     message = "job(%d) raised %s in mode processes with %s (start method %s): %s" % (
         index, type(error).__name__, _count(workers, "worker"), context.get_start_method(), text)
-    if "Can't get attribute" in text or "module '__main__' has no attribute" in text:
+    if any(trap in text for trap in MAIN_TRAPS):
         message += "\n" + MAIN_TRAP_HELP
     if type(error).__name__ == "BrokenProcessPool":
         message += "\nA worker process died (os._exit, a signal or a crash) before returning its result."
