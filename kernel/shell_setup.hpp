@@ -1,5 +1,5 @@
 // The kernel's changes to xeus-python's IPython shell. The Python side is the
-// gillab.shell package (magics/python/gillab/shell/, one module per change);
+// gillab.shell package (python/gillab/shell/, one module per change);
 // here are the native hooks it calls and the call that installs it.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The course's published %%gilbench tables as presets: for each, the options
 // that reproduce the table and the physical limit of each row. The job (used
 // when the cell is empty) is a Python file of gillab/preset_jobs/, and the
-// published figures and their source come from gillab/published.json
+// published figures and their source come from gillab/course/published.json
 // (published_figures): neither is typed in here.
 #pragma once
 
@@ -39,7 +39,7 @@ namespace gillab
     };
 
     const std::vector<gilbench_preset>& gilbench_presets();
-    // The preset's published figures, from gillab.published (call with the GIL held).
+    // The preset's published figures, from gillab.course.published (call with the GIL held).
     preset_figures published_figures(const gilbench_preset& preset);
     // The cell when the student writes none, from gillab.preset_jobs (GIL held).
     std::string preset_job_source(const gilbench_preset& preset);

@@ -47,7 +47,7 @@ namespace gillab
             std::vector<measurement_target> targets;  // --sweep only
         };
 
-        // The published medians (gillab/published.json) beside a Python spinner on a GIL build.
+        // The published medians (gillab/course/published.json) beside a Python spinner on a GIL build.
         std::optional<double> published_median(const nl::json& published, const std::string& probe, const std::string& load,
                                                double interval_s)
         {

@@ -1,6 +1,6 @@
 // Measuring under another CPython (`--python PATH_OR_NAME`): find the
 // interpreter, ask it what it is, and run a task of the pure-Python runners
-// (magics/python/gillab/runners/) in a child of it, JSON in over stdin and
+// (python/gillab/runners/) in a child of it, JSON in over stdin and
 // JSON back over a pipe of its own. The kernel's native probes cannot load
 // into another interpreter, so a magic that accepts --python keeps its
 // measuring loop in a runner task that both the kernel and the child run.

@@ -8,6 +8,6 @@ namespace gillab
     nlohmann::json published_for_magic(const std::string& magic)
     {
         namespace py = pybind11;
-        return py::module_::import("gillab.published").attr("for_magic")(magic).cast<nlohmann::json>();
+        return py::module_::import("gillab.course.published").attr("for_magic")(magic).cast<nlohmann::json>();
     }
 }

@@ -1,5 +1,5 @@
 // The course's published figures as a magic shows them beside its own measurement,
-// read from the gillab package's published.json through gillab.published.for_magic:
+// read from the gillab package's published.json through gillab.course.published.for_magic:
 // the one home of those figures, which the lectures and the tests read too.
 #pragma once
 

@@ -1,10 +1,10 @@
-"""gillab.lectures' helpers that read real magic results, through the real kernel (the package's
-other lecture helpers are tested on their own in tests/python/lectures/)."""
+"""gillab.course' helpers that read real magic results, through the real kernel (the package's
+other lecture helpers are tested on their own in tests/python/course/)."""
 
 
 def test_lecture_helpers_read_real_magic_results_in_the_kernel(fresh_kernel):
-    fresh_kernel.ok("from gillab.lectures import best_speedup, decision_table, keep, table\n"
-                    "from gillab.lectures.races import interval_sweep, sweep_table")
+    fresh_kernel.ok("from gillab.course import best_speedup, decision_table, keep, table\n"
+                    "from gillab.course.races import interval_sweep, sweep_table")
     fresh_kernel.ok("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0 -o waits\n"
                     "import time\ndef job(i):\n    time.sleep(0.05)\n    return i\n", timeout=120)
     assert float(fresh_kernel.eval("best_speedup(waits, 'threads', 2)")) > 1.3
@@ -18,7 +18,7 @@ def test_lecture_helpers_read_real_magic_results_in_the_kernel(fresh_kernel):
 
 
 def test_each_long_c_call_keeps_the_native_probe_out_for_about_its_length(fresh_kernel):
-    fresh_kernel.ok("from gillab.lectures.long_calls import measure, calls_table")
+    fresh_kernel.ok("from gillab.course.long_calls import measure, calls_table")
     # Calls of about 100 ms or more, so that a probe thread the OS wakes late on a loaded machine
     # still finds most of each call ahead of it.
     fresh_kernel.ok("found = measure(n=300_000, k=20, m=150_000)", timeout=120)

@@ -161,7 +161,7 @@ def test_every_cell_keeps_an_id_of_its_own(notebook_path):
 
 def test_no_lecture_is_twice_as_long_as_another():
     # Prose words and cells: a lecture that outgrows the others by that much is two lectures, or
-    # plumbing that belongs in gillab.lectures.
+    # plumbing that belongs in gillab.course.
     sizes = {}
     for path in NOTEBOOKS:
         cells = nbformat.read(path, as_version=4).cells

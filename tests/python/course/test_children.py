@@ -1,6 +1,6 @@
-"""gillab.lectures.children and child_scripts: scripts in fresh interpreters."""
+"""gillab.course.children and child_scripts: scripts in fresh interpreters."""
 
-from gillab.lectures.children import run_file
+from gillab.course.children import run_file
 
 
 def test_run_file_reports_exit_code_output_and_distinct_error_lines():
@@ -12,7 +12,7 @@ def test_run_file_reports_exit_code_output_and_distinct_error_lines():
 
 
 def test_child_scripts_print_their_json_under_any_interpreter():
-    from gillab.lectures.children import run_json
+    from gillab.course.children import run_json
     loops = run_json("/usr/bin/python3", "tight_loops", 2000)
     assert set(loops) == {"additions", "calls"} and all(s > 0 for s in loops.values())
     back = run_json("/usr/bin/python3", "gil_back_on", gil="1")
@@ -22,7 +22,7 @@ def test_child_scripts_print_their_json_under_any_interpreter():
 
 
 def test_run_json_says_in_one_line_why_a_child_gave_nothing(capsys):
-    from gillab.lectures.children import run_json
+    from gillab.course.children import run_json
     assert run_json("/usr/bin/python3", "no_such_script") is None
     printed = capsys.readouterr().out.strip().splitlines()
     assert len(printed) == 1 and printed[0].startswith("/usr/bin/python3 failed:")

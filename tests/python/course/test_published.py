@@ -1,8 +1,8 @@
-"""gillab.published: the course's published figures (published.json) and what each magic shows from them."""
+"""gillab.course.published: the course's published figures (published.json) and what each magic shows from them."""
 
 import pytest
 
-from gillab import published
+from gillab.course import published
 
 
 def test_every_published_figure_names_an_article_with_title_and_setup():

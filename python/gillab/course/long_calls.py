@@ -53,7 +53,7 @@ def published_design(python, exponent=500_000, python_s=1.0, multiply_s=4.0, int
 def published_design_table(found, exponent):
     """{python: published_design figures} as rows beside the published ones (median ratio, worst
     wait, worst / interval); interpreters that gave no answer are left out."""
-    from .. import published
+    from . import published
     fig = published.figure("long_c_op")
     rows = []
     for python, f in found.items():

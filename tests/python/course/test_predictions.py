@@ -1,6 +1,6 @@
-"""gillab.lectures.predictions: the student's guess beside the measurement and the published figure."""
+"""gillab.course.predictions: the student's guess beside the measurement and the published figure."""
 
-from gillab.lectures import compare
+from gillab.course import compare
 
 
 def test_compare_says_when_no_guess_was_written_and_judges_a_guess():

@@ -3,7 +3,7 @@
 One home for every figure the lectures, the magics and the tests quote, each
 with the article it comes from and how that article measured it:
 
-    >>> from gillab import published
+    >>> from gillab.course import published
     >>> published.figure("pool_startup")["wall_s"]
     0.099
     >>> published.cite("pool_startup")

@@ -1,8 +1,8 @@
-"""gillab.lectures.asyncio_debug: debug mode's reports as a list."""
+"""gillab.course.asyncio_debug: debug mode's reports as a list."""
 
 import logging
 
-from gillab.lectures.asyncio_debug import slow_callbacks
+from gillab.course.asyncio_debug import slow_callbacks
 
 
 def test_slow_callbacks_collects_reports_and_restores_the_asyncio_logger():

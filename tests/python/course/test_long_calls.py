@@ -1,6 +1,6 @@
-"""gillab.lectures.long_calls: the published long-call design in a fresh interpreter, and its table."""
+"""gillab.course.long_calls: the published long-call design in a fresh interpreter, and its table."""
 
-from gillab.lectures.long_calls import published_design, published_design_table
+from gillab.course.long_calls import published_design, published_design_table
 
 
 def test_published_design_times_the_yielding_probe_beside_python_and_beside_one_multiply():

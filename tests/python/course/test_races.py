@@ -1,6 +1,6 @@
-"""gillab.lectures.races: what the interval sweep says about the bare `counter += 1`."""
+"""gillab.course.races: what the interval sweep says about the bare `counter += 1`."""
 
-from gillab.lectures.races import bare_sentence
+from gillab.course.races import bare_sentence
 
 
 def test_bare_sentence_says_what_the_bare_line_lost_over_the_sweep():

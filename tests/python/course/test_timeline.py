@@ -1,10 +1,10 @@
-"""gillab.lectures.timeline: lecture 5's record of tasks."""
+"""gillab.course.timeline: lecture 5's record of tasks."""
 
 
 
 
 def test_timeline_notes_in_order_and_finds_the_first_matching_entry():
-    from gillab.lectures.timeline import Timeline
+    from gillab.course.timeline import Timeline
     timeline = Timeline()
     timeline.note("feed", "ready")
     timeline.note("page", "caught: prices")

@@ -1,11 +1,11 @@
-"""gillab.lectures.key_results and decisions: the key-results files and the decision table."""
+"""gillab.course.key_results and decisions: the key-results files and the decision table."""
 
 import json
 
 import pytest
 
-from gillab.lectures import decision_table, keep, load_all
-from gillab.lectures.decisions import SITUATIONS, rows
+from gillab.course import decision_table, keep, load_all
+from gillab.course.decisions import SITUATIONS, rows
 
 
 def test_key_results_round_trip_and_a_broken_file_is_skipped(tmp_path, capsys):

@@ -1,6 +1,6 @@
-"""gillab.lectures.machine: sentences and interpreters from %gilinfo results."""
+"""gillab.course.machine: sentences and interpreters from %gilinfo results."""
 
-from gillab.lectures import describe, find_python
+from gillab.course import describe, find_python
 
 
 def test_describe_and_find_python_read_gilinfo_results():
@@ -21,7 +21,7 @@ def test_describe_and_find_python_read_gilinfo_results():
 
 def test_threads_allowed_fits_a_run_under_the_process_limit_and_says_so(monkeypatch):
     import resource
-    from gillab.lectures.machine import threads_allowed
+    from gillab.course.machine import threads_allowed
     monkeypatch.setattr(resource, "getrlimit", lambda which: (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     assert threads_allowed(10_000) == (10_000, "")
     monkeypatch.setattr(resource, "getrlimit", lambda which: (62_000, 62_000))

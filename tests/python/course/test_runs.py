@@ -1,8 +1,8 @@
-"""gillab.lectures.runs: figures read from %%gilbench results."""
+"""gillab.course.runs: figures read from %%gilbench results."""
 
 import pytest
 
-from gillab.lectures import best_speedup, busy_note, fastest
+from gillab.course import best_speedup, busy_note, fastest
 
 
 class FakeBench:

@@ -1,7 +1,7 @@
 """The student's guess, written down before a measurement, beside what this
 machine measured and what was published."""
 
-from .. import published as _published
+from . import published as _published
 
 
 def _text(value, unit):

@@ -1,11 +1,11 @@
-"""gillab.lectures.bytecode: a loop's instructions, here and in a 3.9 child."""
+"""gillab.course.bytecode: a loop's instructions, here and in a 3.9 child."""
 
 import glob
 import os
 
 import pytest
 
-from gillab.lectures.bytecode import loop_body, loop_body_in
+from gillab.course.bytecode import loop_body, loop_body_in
 
 PYENV_39 = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.9*/bin/python3.9")))
 

@@ -1,8 +1,8 @@
-"""gillab.lectures.tables: rows as a Markdown table."""
+"""gillab.course.tables: rows as a Markdown table."""
 
 import pytest
 
-from gillab.lectures import table
+from gillab.course import table
 
 
 def test_table_aligns_formats_and_rejects_ragged_rows():

@@ -7,7 +7,7 @@ import sys
 
 from IPython.display import Markdown
 
-from .. import published
+from . import published
 from .children import run_json
 from .tables import table
 

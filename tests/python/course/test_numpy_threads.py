@@ -1,10 +1,10 @@
-"""gillab.lectures.numpy_threads: the loaded BLAS, the NumPy jobs, one product's cores."""
+"""gillab.course.numpy_threads: the loaded BLAS, the NumPy jobs, one product's cores."""
 
 import pytest
 
 
 def test_loaded_blas_reads_the_mapped_library_and_names_its_threading(tmp_path):
-    from gillab.lectures.numpy_threads import loaded_blas
+    from gillab.course.numpy_threads import loaded_blas
     maps = tmp_path / "maps"
     maps.write_text("7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3\n"
                     "7f02-7f03 r-xp 0 08:01 2 /usr/lib/x86_64-linux-gnu/libc.so.6\n")
@@ -16,7 +16,7 @@ def test_loaded_blas_reads_the_mapped_library_and_names_its_threading(tmp_path):
 
 def test_numpy_jobs_compile_and_one_product_reports_its_cores():
     pytest.importorskip("numpy")
-    from gillab.lectures.numpy_threads import blas_threads, jobs
+    from gillab.course.numpy_threads import blas_threads, jobs
     for name, source in jobs(1000, 2, 20).items():
         space = {}
         exec(source, space)
@@ -27,7 +27,7 @@ def test_numpy_jobs_compile_and_one_product_reports_its_cores():
 
 
 def test_blas_table_says_what_the_first_row_means_for_python_threads():
-    from gillab.lectures.numpy_threads import blas_table
+    from gillab.course.numpy_threads import blas_table
     one = blas_table({"defaults": {"wall_s": 0.02, "cores": 1.0}, "one thread": {"wall_s": 0.02, "cores": 1.0}}, cpus=8).data
     assert "| left unset | 20.0 | 1.00 |" in one and "on the caller's thread" in one and "4 x 8 busy threads" in one
     many = blas_table({"defaults": {"wall_s": 0.01, "cores": 7.5}, "one thread": None}, cpus=8).data
@@ -35,7 +35,7 @@ def test_blas_table_says_what_the_first_row_means_for_python_threads():
 
 
 def test_jobs_table_shows_each_job_beside_the_ceiling():
-    from gillab.lectures.numpy_threads import jobs_table
+    from gillab.course.numpy_threads import jobs_table
 
     class Run:
         def __init__(self, cores):

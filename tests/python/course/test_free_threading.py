@@ -1,10 +1,10 @@
-"""gillab.lectures.free_threading: the builds and the tables of lecture 6's comparisons."""
+"""gillab.course.free_threading: the builds and the tables of lecture 6's comparisons."""
 
 
 
 
 def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
-    from gillab.lectures.free_threading import find_builds, ownership_table, single_thread_table
+    from gillab.course.free_threading import find_builds, ownership_table, single_thread_table
 
     class Found:
         interpreters = [{"version": "3.13.0", "executable": "/pyenv/3.13", "found_in": "pyenv"},
@@ -43,7 +43,7 @@ class Sweep:
 
 
 def test_free_threading_tables_lay_out_each_build_beside_the_published_rows():
-    from gillab.lectures.free_threading import builds, race_lines, sharing_note, turns, turns_table, waiting_table
+    from gillab.course.free_threading import builds, race_lines, sharing_note, turns, turns_table, waiting_table
     assert [b[0] for b in builds("/d", "/ft")] == ["default build", "free-threaded", "free-threaded, PYTHON_GIL=1"]
     assert builds(None, None) == []
     found = turns(Sweep(), "/d", "/ft")
@@ -61,7 +61,7 @@ def test_free_threading_tables_lay_out_each_build_beside_the_published_rows():
 
 
 def test_build_marks_table_asks_each_interpreter_about_itself():
-    from gillab.lectures.free_threading import build_marks_table
+    from gillab.course.free_threading import build_marks_table
 
     class Found:
         interpreters = [{"version": "3.11.2", "executable": "/usr/bin/python3"}, {"version": "2.7", "executable": "/x"}]
