@@ -13,6 +13,8 @@ JUPYTER_DIR := $(PREFIX)/share/jupyter
 PORT        ?= 8888
 GILLAB_CACHE ?= /var/cache/gillab
 EXECUTE     ?=
+# pytest's cache (which the random-order plugin needs) stays in the build folder.
+PYTEST      := $(PYTHON) -m pytest -o cache_dir=$(CURDIR)/$(BUILD_DIR)/pytest-cache
 # Kernels and servers get a PATH without pyenv's shims.
 CLEAN_PATH  := $(shell echo "$$PATH" | tr ':' '\n' | grep -v pyenv | paste -sd:)
 RUN_ENV     := env PATH="$(CLEAN_PATH)" JUPYTER_PATH="$(JUPYTER_DIR)" PYTHONNOUSERSITE=1 GILLAB_CACHE="$(GILLAB_CACHE)"
@@ -24,7 +26,7 @@ APT_PACKAGES := \
 	python3-dev uuid-dev libssl-dev zlib1g-dev libgtest-dev python3-debugpy \
 	xz-utils libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
-	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil \
+	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil python3-pytest-random-order \
 	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind bubblewrap
@@ -69,17 +71,17 @@ unit-test: build
 
 # The gillab package's Python modules on their own (no kernel).
 python-test: build
-	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/python -q -rs
+	$(RUN_ENV) $(PYTEST) tests/python -q -rs
 
 kernel-test: build free-threaded-python
-	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/kernel -q -rs
+	$(RUN_ENV) $(PYTEST) tests/kernel -q -rs
 
 client-test: build services-client lab-app
-	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/clients -q -rs
+	$(RUN_ENV) $(PYTEST) tests/clients -q -rs --random-order
 
 # gillab-grade end to end: release, a class of fabricated submissions, autograde, check.
 grading-test: build
-	$(RUN_ENV) $(PYTHON) -m pytest -p no:cacheprovider tests/grading -q -rs
+	$(RUN_ENV) $(PYTEST) tests/grading -q -rs
 
 test: unit-test python-test kernel-test client-test grading-test fuzz-test soak-test
 
@@ -131,7 +133,7 @@ sanitize: build
 	cmake --build build-asan -j2
 	cmake --install build-asan >/dev/null
 	cd build-asan && env $(ASAN_ENV) ctest --output-on-failure
-	$(RUN_ENV) $(ASAN_ENV) GILLAB_BUILD_DIR=build-asan $(PYTHON) -m pytest -p no:cacheprovider tests/kernel/test_smoke.py \
+	$(RUN_ENV) $(ASAN_ENV) GILLAB_BUILD_DIR=build-asan $(PYTEST) tests/kernel/test_smoke.py \
 		tests/kernel/test_gilbench_budget.py tests/kernel/test_interrupt.py tests/kernel/test_gilbench.py -q -rs
 	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1

@@ -48,7 +48,8 @@ const extensions = [
   import('@jupyterlab/tooltip-extension'),
   import('@jupyterlab/translation-extension'),
   import('@jupyterlab/ui-components-extension'),
-  import('@jupyterlab/workspaces-extension')
+  import('@jupyterlab/workspaces-extension'),
+  import('./debugger_ready.js')
 ];
 
 // Renderers of output and file types. A MIME type goes to the last renderer registered for it:

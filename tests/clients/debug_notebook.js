@@ -1,5 +1,5 @@
 // Debugs a notebook cell in gillab's JupyterLab in headless Chromium, the way a student would:
-// switch the notebook's debugger on, click the gutter beside a line to set a breakpoint, run the
+// switch the notebook's debugger on (opening its panel if Lab did not), click the gutter beside a line to set a breakpoint, run the
 // cell, read the call stack where it stopped, continue, and wait for the cell to finish.
 // Usage: node debug_notebook.js '<json job>' (see browsers.py): job.path is a notebook whose first
 // code cell runs a function in a thread, job.breakLine the line (from 1) to stop on, job.shot a png
@@ -18,8 +18,21 @@ runInPage(job, 'lab-debugger', async (page, report) => {
     const bug = document.querySelector('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton');
     return bug && !bug.disabled && !bug.closest('[disabled]');
   });
-  await page.locator('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton').first().click();
-  await page.waitForSelector('.jp-DebuggerSidebar .jp-DebuggerCallstack');
+  const bug = page.locator('.jp-NotebookPanel-toolbar .jp-DebuggerBugButton').first();
+  const switchedOn = () => bug.getAttribute('aria-pressed').then(pressed => pressed === 'true');
+  await bug.click();
+  // Stock JupyterLab opens the panel once the kernel's debugger has started. If it stays closed,
+  // the student opens it from the right side bar, and switches the debugger on again if it fell
+  // back to off.
+  const callstack = page.locator('.jp-DebuggerSidebar .jp-DebuggerCallstack');
+  report.panelOpenedItself = await callstack.waitFor({ timeout: 30000 }).then(() => true, () => false);
+  if (!report.panelOpenedItself) {
+    await page.locator('.jp-SideBar.jp-mod-right .lm-TabBar-tab[data-id="jp-debugger-sidebar"]').click();
+    await callstack.waitFor();
+    if (!(await switchedOn())) await bug.click();
+  }
+  await page.waitForFunction(() => document.querySelector(
+    '.jp-NotebookPanel-toolbar .jp-DebuggerBugButton[aria-pressed="true"]'));
 
   // The breakpoint gutter, level with the line.
   const cell = page.locator('.jp-Notebook .jp-CodeCell').first();

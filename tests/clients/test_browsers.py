@@ -256,6 +256,29 @@ def test_lab_offers_the_tools_a_student_reaches_for(start_server):
     assert report["theme"] == "JupyterLab Dark"
 
 
+DEBUGGER_SETTINGS = "lab/api/settings/@jupyterlab/debugger-extension:main"
+
+
+def saved_lab_files(server):
+    return [os.path.join(folder, name) for folder, _, names in os.walk(server.base)
+            if "gillab-lab" in folder for name in names]
+
+
+def test_a_lab_starts_with_no_workspace_or_setting_another_lab_saved(start_server):
+    """What a Lab saves (its layout, a user's setting) stays in its own test's folders."""
+    require("lab")
+    first = start_server("lab")
+    first.api("lab/api/workspaces/course", method="PUT",
+              body={"data": {"layout-restorer:data": {"right": {"collapsed": True}}}, "metadata": {"id": "course"}})
+    first.api(DEBUGGER_SETTINGS, method="PUT", body={"raw": '{"autoCollapseDebuggerSidebar": true}'})
+    assert "course" in first.api("lab/api/workspaces")["workspaces"]["ids"]
+    assert saved_lab_files(first), "the first Lab saved nothing under its own folder"
+
+    second = start_server("lab")
+    assert "course" not in second.api("lab/api/workspaces")["workspaces"]["ids"]
+    assert "autoCollapseDebuggerSidebar" not in second.api(DEBUGGER_SETTINGS)["raw"]
+
+
 def test_a_breakpoint_in_a_threads_function_stops_there_in_labs_debugger(start_server):
     require("lab")
     server = start_server("lab")
@@ -269,6 +292,8 @@ def test_a_breakpoint_in_a_threads_function_stops_there_in_labs_debugger(start_s
                             shot=os.path.join(README_IMAGES, "debugger.png"))
 
     assert_front_end_clean(report)
+    # As in stock JupyterLab, the first switch-on opens the debugger's panel by itself.
+    assert report["panelOpenedItself"], "the debugger was switched on but its panel stayed closed"
     assert len(report["breakpoints"]) == 1, report["breakpoints"]
     names = [frame["name"] for frame in report["callstack"]]
     # Stopped in the worker thread: `work` on top, called from the thread's lambda (the main
