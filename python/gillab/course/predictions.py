@@ -32,7 +32,7 @@ class Comparison:
 
     def verdict(self):
         if self.guess is None:
-            return "No guess was set (the prediction cell above still holds None): both figures are shown anyway."
+            return "No guess was set (the prediction cell above still holds None); the figures are shown anyway."
         if self.close:
             return f"Your guess, {_text(self.guess, self.unit)}, was close."
         direction = "high" if self.guess > self.measured else "low"
