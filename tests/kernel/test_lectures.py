@@ -45,7 +45,8 @@ print("LECTURE-FACTS " + _json.dumps({
     "02-computing-threads-or-processes.ipynb": """
 import json as _json
 print("LECTURE-FACTS " + _json.dumps({
-    "python_threads_cores": max(r["cores_used"] for r in cpu_threads.rows if r["mode"] == "threads")}))
+    "python_threads_cores": max(r["cores_used"] for r in cpu_threads.rows if r["mode"] == "threads"),
+    "handover_rates": handover_rates}))
 """,
     "03-waiting-threads-pools-asyncio.ipynb": """
 import json as _json
@@ -254,6 +255,11 @@ def lecture_2_facts(facts):
     # Pure-Python threads take turns: at most about one core, whatever the load. (Processes' gain
     # needs two free cores throughout, which a shared machine cannot promise; the lecture flags it.)
     assert facts["python_threads_cores"] < 1.3, facts
+    # A waiter asks for the GIL only after a whole interval with no hand-over, so forced hand-overs
+    # stay near one per interval: 4 times the spinning threads come nowhere near 4 times the rate.
+    rates = facts["handover_rates"]
+    assert all(rate > 0 for rate in rates.values()), rates
+    assert rates["8"] < 2 * rates["2"], rates
 
 
 def lecture_3_facts(facts):

@@ -16,8 +16,9 @@ def _text(value, unit):
 
 class Comparison:
     """The guess, the measurement and the published figure, with a generated verdict.
-    Displays as one Markdown paragraph; `close` says whether the guess was within
-    `tolerance` (a fraction of the measurement; points for '%')."""
+    Displays as one line of Markdown, the measurement and the published figure shown whether
+    or not a guess was set; `close` says whether the guess was within `tolerance` (a fraction
+    of the measurement; points for '%'), None without a guess."""
 
     def __init__(self, what, guess, measured, published, unit, tolerance, cite):
         self.what, self.guess, self.measured, self.published = what, guess, measured, published
@@ -31,7 +32,7 @@ class Comparison:
 
     def verdict(self):
         if self.guess is None:
-            return "You wrote no guess: set it in the prediction cell above before you rerun the measurement."
+            return "No guess was set (the prediction cell above still holds None); the figures are shown anyway."
         if self.close:
             return f"Your guess, {_text(self.guess, self.unit)}, was close."
         direction = "high" if self.guess > self.measured else "low"

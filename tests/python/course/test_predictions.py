@@ -4,10 +4,18 @@ from gillab.course import compare
 
 
 def test_compare_says_when_no_guess_was_written_and_judges_a_guess():
-    assert "You wrote no guess" in compare("x", None, 1.0).sentence()
     close = compare("threads", 1.1, 1.0, 0.99, figure="thread_scaling_cpu")
     assert close.close and "was close" in close.sentence() and "published 0.99x (3.13.2, 12 cores)" in close.sentence()
     high = compare("threads", 4.0, 1.0)
     assert high.close is False and "too high" in high.sentence()
     assert "too low" in compare("gap", 10, 500, unit="ms").sentence()
     assert compare("lost", 30.0, 34.0, unit="%", tolerance=0.05).close  # within 5 points
+
+
+def test_compare_without_a_guess_says_so_in_one_line_and_still_shows_both_figures():
+    unguessed = compare("8 sleeps in 8 threads", None, 7.5, 7.86, figure="sleeps")
+    line = unguessed.sentence()
+    assert unguessed.close is None
+    assert "\n" not in line and "No guess was set" in line
+    assert "measured here 7.50x" in line and "published 7.86x" in line
+    assert "\n" not in unguessed._repr_markdown_() and "7.86x" in repr(unguessed)

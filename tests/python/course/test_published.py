@@ -23,6 +23,12 @@ def test_published_figures_hold_the_articles_headline_numbers():
     assert published.figure("hashlib_threshold")["bytes"] == 2048
 
 
+def test_the_two_thread_python_ratio_is_the_split_design_not_a_weak_scaling_figure():
+    ratio, split = published.figure("python_two_threads"), published.figure("split_design")
+    assert ratio["design"] == "split_design" and "weak" not in ratio["what"]
+    assert round(split["one_thread_s"] / split["two_threads_s"], 2) == ratio["gil_speedup"]
+
+
 def test_an_unknown_published_figure_is_a_key_error_listing_the_known_ones():
     with pytest.raises(KeyError, match="no published figure 'nope'; known: switch_interval"):
         published.figure("nope")
