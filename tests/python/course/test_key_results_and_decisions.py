@@ -26,9 +26,11 @@ def test_key_results_round_trip_and_a_broken_file_is_skipped(tmp_path, capsys):
 
 def test_decision_table_fills_rows_from_kept_figures_and_names_the_lecture_to_run(tmp_path):
     keep(5, folder=tmp_path, blocked_gap_ms=512.0, awaited_gap_ms=11.0, offloaded_gap_ms=14.0)
-    found = {lecture: text for _situation, _choice, text, lecture in rows(load_all(tmp_path))}
-    assert found[5] == "loop stood still 512 ms with time.sleep, 11 ms awaiting, 14 ms through to_thread"
-    assert found[2] == "not measured yet: run lecture 2"
+    found = {situation: text for situation, _choice, text, _lecture in rows(load_all(tmp_path))}
+    assert found["one blocking call inside async code"] == \
+        "loop stood still 512 ms with time.sleep, 11 ms awaiting, 14 ms through to_thread"
+    assert found["several tasks that must fail together"] == "not measured by lecture 5 on this machine"
+    assert found["starting worker processes at all"] == "not measured yet: run lecture 2"
     assert {spec[2] for spec in SITUATIONS} == {1, 2, 3, 4, 5, 6}
     keep(6, folder=tmp_path, free_threaded_x2=None)  # no free-threaded build on that machine
     texts = [text for situation, _choice, text, lecture in rows(load_all(tmp_path), lectures=[6])
