@@ -69,3 +69,14 @@ def test_new_rows_cover_task_groups_and_start_methods():
     situations = [spec[0] for spec in SITUATIONS]
     assert "several tasks that must fail together" in situations
     assert "starting worker processes at all" in situations
+
+
+def test_the_dial_row_names_which_part_of_the_choice_the_run_contradicts(tmp_path):
+    keep(6, folder=tmp_path, dial_p95_5ms_ms=30.0, dial_p95_small_ms=6.0, dial_rate_small=0.43)
+    dial = [text for situation, _c, text, _l in rows(load_all(tmp_path), lectures=[6])
+            if situation.startswith("one thread computes")][0]
+    assert "the computing thread lost 57% of its rate" in dial
+    keep(6, folder=tmp_path, dial_p95_5ms_ms=6.0, dial_p95_small_ms=6.5, dial_rate_small=1.0)
+    dial = [text for situation, _c, text, _l in rows(load_all(tmp_path), lectures=[6])
+            if situation.startswith("one thread computes")][0]
+    assert "the shorter interval did not shorten the tail here" in dial
