@@ -1,13 +1,15 @@
-"""The long C calls the articles name, each run once inside %%heartbeat (its data built before): how long the call
-took, and the longest wait of the kernel's native probe for the GIL meanwhile. A call that
-holds the GIL keeps the probe out for about its whole length, whatever the switch interval."""
+"""Single C calls long enough to matter, each run once inside %%heartbeat with its data built
+beforehand: the call's own time, and the longest the kernel's native probe waited for the GIL
+meanwhile. The interpreter checks for a drop request only between instructions, so a call that
+keeps the GIL keeps the probe out for about as long as it runs, at any switch interval."""
 
 from .tables import table
 
 # label: (set-up, the one call), names starting with _ so that no notebook variable is touched;
 # sizes as published where an article gave one.
 CALLS = {
-    "one multiply 7**500000 * 11**500000 (as published)": ("_A = 7 ** 500_000\n_B = 11 ** 500_000", "_A * _B"),
+    "one multiply 7**500000 * 11**500000 (as published)": ("_FACTORS = (7 ** 500_000, 11 ** 500_000)",
+                                                            "_FACTORS[0] * _FACTORS[1]"),
     "sorted() of {n:,} floats": ("import random\n_DATA = [random.random() for _ in range({n})]", "sorted(_DATA)"),
     "a regex that backtracks: (a+)+$ on {k} a's and a b": ("import re\n_PATTERN = re.compile(r'(a+)+$')\n_TEXT = 'a' * {k} + 'b'",
                                                           "_PATTERN.match(_TEXT)"),
@@ -28,7 +30,7 @@ def measure(n=2_000_000, k=20, m=300_000):
         shell.ex(setup.format(**sizes))  # before the probe starts: building the data is not the call
         body = "import time as _time\n_started = _time.perf_counter()\n" + call + "\n_gillab_call_s = _time.perf_counter() - _started\n"
         result = shell.run_cell_magic("heartbeat", "", body)
-        for name in ("_A", "_B", "_DATA", "_PATTERN", "_TEXT", "_BLOB", "_ITEMS"):
+        for name in ("_FACTORS", "_DATA", "_PATTERN", "_TEXT", "_BLOB", "_ITEMS"):
             shell.user_ns.pop(name, None)  # the data of one call is not kept in the notebook
         found[label.format(**sizes)] = {"call_ms": 1000 * shell.user_ns.pop("_gillab_call_s"),
                                         "max_gil_wait_ms": max(result.gil_waits(), default=0.0)}
@@ -40,11 +42,11 @@ def calls_table(found):
                  [(label, f["call_ms"], f["max_gil_wait_ms"]) for label, f in found.items()], digits=1)
 
 
-
 def published_design(python, exponent=500_000, python_s=1.0, multiply_s=4.0, interval_ms=5.0):
     """The Russian article's design, in a fresh `python` (child_scripts/long_call_wait.py): the
-    time.sleep(0) probe at `interval_ms`, beside Python arithmetic, then beside repeated multiplies
-    of 7**exponent by 11**exponent. Its figures, or None when the child gave no answer."""
+    yielding probe's waits at `interval_ms`, beside a pure-Python loop for `python_s`, then beside
+    a thread computing 7**exponent * 11**exponent again and again for `multiply_s`. Its figures,
+    or None when the child gave no answer."""
     from .children import run_json
     return run_json(python, "long_call_wait", exponent, python_s, multiply_s, interval_ms,
                     timeout=60 + 3 * (python_s + multiply_s))

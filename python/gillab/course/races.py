@@ -1,12 +1,13 @@
-"""Lecture 4's interval sweep: the same two races (a bare `counter += 1` and one
-with a call between the read and the write) under several switch intervals."""
+"""Lecture 4's races from code: the interval sweep (a bare `hits += 1`, and the same update
+routed through a helper function) under several switch intervals, and sentences about any
+race result that say what the runs showed, whatever they showed."""
 
 import statistics
 
 from .tables import table
 
-CALL_CELL = "counter = 0\ndef plus_one(x):\n    return x + 1\ncounter = plus_one(counter)\n"
-BARE_CELL = "counter = 0\ncounter += 1\n"
+CALL_CELL = "hits = 0\ndef one_more(value):\n    return value + 1\nhits = one_more(hits)\n"
+BARE_CELL = "hits = 0\nhits += 1\n"
 
 
 def race(options, cell):
@@ -40,15 +41,15 @@ def sweep_table(sweep):
                      f"{_percent(statistics.median(call), expected):.1f}% / {_percent(max(call), expected):.1f}%",
                      f"{sum(1 for n in bare if n > 0)} of {len(bare)}"))
     return table(["switch interval", "with the call: runs that lost:", "lost per run (median / worst):",
-                  "`counter += 1`: runs that lost:"], rows)
+                  "`hits += 1`: runs that lost:"], rows)
 
 
 def sweep_chart(sweep, title):
     """Every run's loss as a dot, per interval, for the two statements."""
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    for offset, key, label, marker in [(-0.12, "call", "counter = plus_one(counter)", "o"),
-                                       (0.12, "bare", "counter += 1", "^")]:
+    for offset, key, label, marker in [(-0.12, "call", "hits = one_more(hits)", "o"),
+                                       (0.12, "bare", "hits += 1", "^")]:
         for x, row in enumerate(sweep):
             ax.scatter([x + offset] * len(row[key]), [_percent(n, row["expected"]) for n in row[key]], marker=marker,
                        color="C0" if key == "call" else "C1", alpha=0.7, label=label if x == 0 else None)
@@ -61,11 +62,33 @@ def sweep_chart(sweep, title):
 
 
 def bare_sentence(sweep):
-    """What the bare `counter += 1` lost over the whole sweep, as a sentence for the lecture."""
+    """What the bare `hits += 1` lost over the whole sweep, as a sentence for the lecture."""
     lost = [(row["interval"], n) for row in sweep for n in row["bare"] if n > 0]
     runs = sum(len(row["bare"]) for row in sweep)
     if not lost:
-        return f"`counter += 1` lost nothing in any of its {runs} runs, at any interval."
+        return f"`hits += 1` lost nothing in any of its {runs} runs, at any interval."
     intervals = sorted({interval for interval, _ in lost}, key=[row["interval"] for row in sweep].index)
-    return (f"`counter += 1` lost updates in {len(lost)} of its {runs} runs (at {', '.join(intervals)}): rare on 3.11, "
+    return (f"`hits += 1` lost updates in {len(lost)} of its {runs} runs (at {', '.join(intervals)}): rare on 3.11, "
             "where this loop has no hand-over point between its read and its write, but not impossible.")
+
+
+def runs_sentence(what, result, mode="unlocked", python=None):
+    """What `what` lost over the runs of one mode of a %%race result, as a sentence that
+    is true whatever the runs showed."""
+    lost = [int(n) for n in result.lost(mode, python=python)]
+    losing = [n for n in lost if n > 0]
+    if not losing:
+        return f"{what} lost nothing in any of its {len(lost)} runs here."
+    return (f"{what} lost updates in {len(losing)} of its {len(lost)} runs here, "
+            f"up to {max(losing):,} of {result.expected:,} ({100 * max(losing) / result.expected:.1f}%).")
+
+
+def cheapest_correct(result, modes=("lock", "batch", "per-thread"), python=None):
+    """The correct mode (nothing lost in any run) with the lowest cost against the unlocked
+    time, and that cost; (None, None) when no mode was correct."""
+    correct = [(result.cost(mode, python=python), mode) for mode in modes
+               if all(n == 0 for n in result.lost(mode, python=python))]
+    if not correct:
+        return None, None
+    cost, mode = min(correct)
+    return mode, cost

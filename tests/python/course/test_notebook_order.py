@@ -171,18 +171,6 @@ def predictions(path):
     return found
 
 
-# Lectures 4-6 are reordered on the branch lectures-b; until it lands they may still show a figure first.
-REORDERED_ELSEWHERE = {"04-races-the-gil-is-not-thread-safety.ipynb", "05-the-blocked-event-loop.ipynb",
-                       "06-the-dial-and-beyond.ipynb"}
-
-
-def lecture(path):
-    name = os.path.basename(path)
-    marks = [pytest.mark.xfail(reason="lectures 4-6 are reordered on branch lectures-b", strict=False)] \
-        if name in REORDERED_ELSEWHERE else []
-    return pytest.param(path, id=name, marks=marks)
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=os.path.basename)
 def test_every_prediction_names_its_figure_and_the_compare_after_it_uses_that_figure(path):
     all_cells = cells(path)
@@ -204,7 +192,7 @@ def test_every_prediction_names_its_figure_and_the_compare_after_it_uses_that_fi
             f"cell {index} predicts {key!r}, but no compare(..., figure={key!r}) follows it"
 
 
-@pytest.mark.parametrize("path", [lecture(p) for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=os.path.basename)
 def test_no_published_answer_shows_before_its_prediction(path):
     all_cells = cells(path)
     shown = []  # per cell: (figure, path) pairs it reveals, and its text

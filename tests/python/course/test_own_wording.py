@@ -18,10 +18,6 @@ RUN = 8
 WORD = re.compile(r"[a-z0-9_]+")
 # The Spanish 000_ is a translation of 003_ and the Russian 004_ shares no English runs.
 ENGLISH = ("002_", "003_")
-# Lectures 4-6 and their helpers are rewritten on branch lectures-b.
-ELSEWHERE = ("04-", "05-", "06-", "races.py", "bytecode.py", "asyncio_debug.py", "long_calls.py",
-             "free_threading.py", "numpy_threads.py", "decisions.py", "long_call_wait.py", "ownership.py",
-             "tight_loops.py")
 
 
 def course_folder():
@@ -73,29 +69,17 @@ def texts():
             yield os.path.relpath(path, REPO), f.read()
 
 
-def borrowed(label_filter):
+def borrowed():
     shared = article_runs()
     problems = []
     for label, text in texts():
-        if not label_filter(label):
-            continue
         for run in sorted(runs(text) & shared):
             problems.append(f"{label}: {' '.join(run)}")
     return problems
 
 
-def elsewhere(label):
-    return any(os.path.basename(label.split(" cell ")[0]).startswith(mark) or label.endswith(mark) for mark in ELSEWHERE)
-
-
-def test_lectures_1_to_3_and_their_helpers_share_no_8_word_run_with_an_english_article():
-    problems = borrowed(lambda label: not elsewhere(label))
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.xfail(reason="lectures 4-6 and their helpers are rewritten on branch lectures-b", strict=False)
-def test_lectures_4_to_6_and_their_helpers_share_no_8_word_run_with_an_english_article():
-    problems = borrowed(elsewhere)
+def test_no_lecture_or_course_helper_shares_an_8_word_run_with_an_english_article():
+    problems = borrowed()
     assert not problems, "\n".join(problems)
 
 

@@ -1,6 +1,6 @@
-"""Biased reference counting seen from outside: one worker thread reading a list another
-thread made against one it made itself, then one and two threads reading the same list.
-N reads each, interleaved best of three."""
+"""Biased reference counting seen from outside: a worker thread walking rows that the main
+thread allocated against rows it allocated itself, then one and two workers walking the
+same rows at once. N steps each, the variants interleaved, best of three."""
 
 import json
 import sys
@@ -10,23 +10,23 @@ import time
 from thread_timing import run_threads
 
 
-def make(tag):
-    return [[tag, i, float(i)] for i in range(1000)]
+def rows(marker):
+    return [[marker, k, float(k)] for k in range(1000)]
 
 
-def read(items, n):
-    total, size = 0, len(items)
-    for j in range(n):
-        total += len(items[j % size])  # takes and drops a reference to an inner list
-    return total
+def walk(table, steps):
+    seen, width = 0, len(table)
+    for step in range(steps):
+        seen += len(table[step % width])  # one incref and one decref of a row per step
+    return seen
 
 
-def in_a_thread(work):
+def timed_in_a_worker(task):
     took = []
 
     def timed():
         start = time.perf_counter()
-        work()
+        task()
         took.append(time.perf_counter() - start)
 
     worker = threading.Thread(target=timed)
@@ -35,18 +35,20 @@ def in_a_thread(work):
     return took[0]
 
 
-def together(threads, items, n):
-    return run_threads([threading.Thread(target=read, args=(items, n)) for _ in range(threads)])  # wall, cores
+def workers_at_once(count, table, steps):
+    return run_threads([threading.Thread(target=walk, args=(table, steps)) for _ in range(count)])  # wall, cores
 
 
-n = int(sys.argv[1])
-MAIN_MADE = make(0)  # created by the main thread: the worker threads do not own these
-foreign, own, one, two = [], [], [], []
-for _ in range(3):  # interleaved: a busy moment on the machine hits every variant
-    foreign.append(in_a_thread(lambda: read(MAIN_MADE, n)))
-    own.append(in_a_thread(lambda: read(make(1), n)))  # the worker makes its own list (1000 items: negligible)
-    one.append(together(1, MAIN_MADE, n))
-    two.append(together(2, MAIN_MADE, n))
-(one_s, _), (two_s, two_cores) = min(one), min(two)
-print(json.dumps({"foreign_s": min(foreign), "own_s": min(own), "one_s": one_s, "two_s": two_s, "two_cores": two_cores,
-                  "foreign_extra": min(foreign) / min(own) - 1, "shared_speedup": 2 * one_s / two_s}))
+steps = int(sys.argv[1])
+# Allocated here, on the main thread: in a free-threaded build this thread owns their reference
+# counts, so a worker must update them with atomic instructions.
+mains_rows = rows("main")
+others, owned, alone, paired = [], [], [], []
+for _ in range(3):  # interleaved, so a busy moment of the machine falls on every variant alike
+    others.append(timed_in_a_worker(lambda: walk(mains_rows, steps)))
+    owned.append(timed_in_a_worker(lambda: walk(rows("worker"), steps)))  # building 1000 rows is negligible
+    alone.append(workers_at_once(1, mains_rows, steps))
+    paired.append(workers_at_once(2, mains_rows, steps))
+(one_s, _), (two_s, two_cores) = min(alone), min(paired)
+print(json.dumps({"foreign_s": min(others), "own_s": min(owned), "one_s": one_s, "two_s": two_s, "two_cores": two_cores,
+                  "foreign_extra": min(others) / min(owned) - 1, "shared_speedup": 2 * one_s / two_s}))

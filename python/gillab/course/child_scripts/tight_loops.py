@@ -6,11 +6,11 @@ import sys
 import time
 
 
-def additions(n):
-    total = 0
-    for i in range(n):
-        total += i
-    return total
+def additions(count):
+    running = 0
+    for step in range(count):
+        running += step
+    return running
 
 
 class Box:
