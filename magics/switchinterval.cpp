@@ -4,6 +4,7 @@
 // Reads as: parse -> measure -> result.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include <pybind11/stl.h>
@@ -15,7 +16,7 @@
 #include "core/py_result.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/magic_state.hpp"
-#include "core/interruptible.hpp"
+#include "core/native_tools.hpp"
 #include "core/progress.hpp"
 #include "core/published.hpp"
 #include "core/python_probe.hpp"
@@ -23,7 +24,6 @@
 #include "core/spinner.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
-#include "switchinterval_python.hpp"
 
 namespace gillab
 {
@@ -136,48 +136,21 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        void wait_for(double seconds)
+        // One interval of a sweep, measured in the kernel or in a child.
+        struct interval_run
         {
-            const auto deadline = monotonic::now() + std::chrono::duration_cast<monotonic::duration>(
-                                                         std::chrono::duration<double>(seconds));
-            wait_interruptibly([deadline] { return monotonic::now() >= deadline; }, std::chrono::milliseconds(100));
-        }
+            double interval_s;
+            bool reference_only = false;  // measured for the rate baseline only
+            gil_probe_summary probe;
+            std::uint64_t steps = 0;
+            double window_s = 0;
+            double rate = std::nan("");  // spinner steps per second
+        };
 
         std::size_t sample_capacity(const options& o, double interval_s)
         {
             const double every = o.probe == "yield" ? std::min(interval_s, 1e-4) : o.every_s;
             return static_cast<std::size_t>(std::min(4e6, o.duration_s / every * 1.2 + 1000));
-        }
-
-        interval_run measure_one(double interval_s, const options& o, scoped_switch_interval& interval, spinner* load)
-        {
-            interval_run run;
-            run.interval_s = interval_s;
-            interval.set(interval_s);
-            wait_for(settle_s);
-            std::optional<gil_probe> probe;
-            if (o.probe != "none")
-            {
-                probe.emplace(o.probe == "yield" ? gil_probe::schedule::yield : gil_probe::schedule::periodic,
-                              o.every_s, sample_capacity(o, interval_s));
-            }
-            const std::uint64_t steps0 = load ? load->steps() : 0;
-            const auto start = monotonic::now();
-            if (probe) probe->start();
-            wait_for(o.duration_s);
-            if (probe) probe->stop();
-            run.window_s = seconds_between(start, monotonic::now());
-            if (load)
-            {
-                run.steps = load->steps() - steps0;
-                // no step finished: one step outlasted the window, so its rate is unknown, not 0
-                if (run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
-            }
-            if (probe)
-            {
-                run.probe = probe->summarize();
-            }
-            return run;
         }
 
         // The intervals measured, in order: 5 ms first, as the spinner's
@@ -192,25 +165,44 @@ namespace gillab
             return plan;
         }
 
-        std::vector<interval_run> measure_in_kernel(const options& o, const std::vector<double>& plan, progress_line& progress,
-                                                    const std::string& label)
+        // The request of runners/task_switchinterval.py; a child keeps fewer samples, as it sends them all.
+        nl::json sweep_request(const options& o, const std::vector<double>& plan, bool in_kernel)
         {
-            scoped_switch_interval interval;
-            std::optional<spinner> load;
-            if (o.load != "none")
-            {
-                progress.update(label + ": starting the " + o.load + " spinner");
-                load.emplace(o.load);
-            }
+            std::vector<std::size_t> capacities;
+            for (double interval_s : plan)
+                capacities.push_back(in_kernel ? sample_capacity(o, interval_s)
+                                               : std::min(sample_capacity(o, interval_s), max_child_samples));
+            return {{"task", "switchinterval"}, {"intervals_s", plan}, {"capacities", capacities}, {"probe", o.probe},
+                    {"load", o.load}, {"every_s", o.every_s}, {"duration_s", o.duration_s}, {"settle_s", settle_s}};
+        }
+
+        std::vector<interval_run> read_runs(const nl::json& answer, const options& o)
+        {
             std::vector<interval_run> runs;
-            for (std::size_t i = 0; i < plan.size(); ++i)
+            for (const nl::json& measured : answer.at("runs"))
             {
-                progress.update(label + ": interval " + interval_label(plan[i]) + " (" + std::to_string(i + 1) + " of " +
-                                std::to_string(plan.size()) + ")");
-                runs.push_back(measure_one(plan[i], o, interval, load ? &*load : nullptr));
+                interval_run run;
+                run.interval_s = measured.at("interval_s").get<double>();
+                run.window_s = measured.at("window_s").get<double>();
+                run.steps = measured.at("spinner_steps").get<std::uint64_t>();
+                // no step finished: one step outlasted the window, so its rate is unknown, not 0
+                if (o.load != "none" && run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
+                if (!measured.at("probe").is_null()) run.probe = read_probe_summary(measured["probe"]);
+                runs.push_back(run);
             }
-            if (load) load->stop();
             return runs;
+        }
+
+        // The one loop, runners/task_switchinterval.py: in the kernel with the native probe, or in a child.
+        std::vector<interval_run> sweep_one(const measurement_target& target, const options& o, const std::vector<double>& plan,
+                                            const std::function<void(const std::string&)>& progress)
+        {
+            const nl::json request = sweep_request(o, plan, target.is_kernel);
+            if (!target.is_kernel) return read_runs(run_in_child(target, request, "switchinterval", progress), o);
+            py::cpp_function report([&progress](const std::string& text) { progress(text); });
+            py::module_ task = py::module_::import("gillab.runners.task_switchinterval");
+            py::object answer = task.attr("measure")(request, report, native_tools());
+            return read_runs(answer.cast<nl::json>(), o);
         }
 
         // One interpreter's sweep, in the kernel or in a child.
@@ -230,22 +222,12 @@ namespace gillab
             for (const measurement_target& target : o.targets)
             {
                 interpreter_sweep sweep{target, "", {}};
-                if (target.is_kernel)
-                {
-                    sweep.target.info = kernel_interpreter_info();
-                    sweep.label = sweep.target.info.label() + " (kernel)";
-                    sweep.runs = measure_in_kernel(o, plan, progress, sweep.label);
-                }
-                else
-                {
-                    sweep.label = target.info.label() + " (" + target.requested + ")";
-                    progress.update(sweep.label + ": starting a child interpreter");
-                    std::vector<std::size_t> capacities;
-                    for (double interval_s : plan) capacities.push_back(std::min(sample_capacity(o, interval_s), max_child_samples));
-                    const std::string label = sweep.label;
-                    sweep.runs = sweep_in_child(target, {plan, capacities, o.probe, o.load, o.every_s, o.duration_s, settle_s},
-                                                [&progress, label](const std::string& text) { progress.update(label + ": " + text); });
-                }
+                if (target.is_kernel) sweep.target.info = kernel_interpreter_info();
+                sweep.label = sweep.target.info.label() + (target.is_kernel ? " (kernel)" : " (" + target.requested + ")");
+                if (!target.is_kernel) progress.update(sweep.label + ": starting a child interpreter");
+                const std::string label = sweep.label;
+                sweep.runs = sweep_one(sweep.target, o, plan,
+                                       [&progress, label](const std::string& text) { progress.update(label + ": " + text); });
                 if (reference_first && !sweep.runs.empty()) sweep.runs.front().reference_only = true;
                 all.push_back(std::move(sweep));
             }
