@@ -16,11 +16,11 @@
 #include "core/py_result.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/magic_state.hpp"
-#include "core/native_tools.hpp"
 #include "core/progress.hpp"
 #include "core/published.hpp"
 #include "core/python_probe.hpp"
 #include "core/registry.hpp"
+#include "core/runner.hpp"
 #include "core/spinner.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
@@ -193,18 +193,6 @@ namespace gillab
             return runs;
         }
 
-        // The one loop, runners/task_switchinterval.py: in the kernel with the native probe, or in a child.
-        std::vector<interval_run> sweep_one(const measurement_target& target, const options& o, const std::vector<double>& plan,
-                                            const std::function<void(const std::string&)>& progress)
-        {
-            const nl::json request = sweep_request(o, plan, target.is_kernel);
-            if (!target.is_kernel) return read_runs(run_in_child(target, request, "switchinterval", progress), o);
-            py::cpp_function report([&progress](const std::string& text) { progress(text); });
-            py::module_ task = py::module_::import("gillab.runners.task_switchinterval");
-            py::object answer = task.attr("measure")(request, report, native_tools());
-            return read_runs(answer.cast<nl::json>(), o);
-        }
-
         // One interpreter's sweep, in the kernel or in a child.
         struct interpreter_sweep
         {
@@ -219,18 +207,15 @@ namespace gillab
             const std::vector<double> plan = interval_plan(o, reference_first);
             progress_line progress("switchinterval");
             std::vector<interpreter_sweep> all;
-            for (const measurement_target& target : o.targets)
+            // The one loop, runners/task_switchinterval.py: in the kernel with the native probe, or in a child.
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
             {
-                interpreter_sweep sweep{target, "", {}};
-                if (target.is_kernel) sweep.target.info = kernel_interpreter_info();
-                sweep.label = sweep.target.info.label() + (target.is_kernel ? " (kernel)" : " (" + target.requested + ")");
-                if (!target.is_kernel) progress.update(sweep.label + ": starting a child interpreter");
-                const std::string label = sweep.label;
-                sweep.runs = sweep_one(sweep.target, o, plan,
-                                       [&progress, label](const std::string& text) { progress.update(label + ": " + text); });
+                const nl::json answer = run_task(turn.target, sweep_request(o, plan, turn.target.is_kernel), "switchinterval",
+                                                 turn.progress);
+                interpreter_sweep sweep{turn.target, turn.label, read_runs(answer, o)};
                 if (reference_first && !sweep.runs.empty()) sweep.runs.front().reference_only = true;
                 all.push_back(std::move(sweep));
-            }
+            });
             progress.update("done; switch interval back to " + interval_label(switch_interval_s()));
             return all;
         }
