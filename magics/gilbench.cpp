@@ -9,6 +9,7 @@
 #include "core/cell_module.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
+#include "core/runner.hpp"
 #include "core/stats.hpp"
 #include "gilbench.hpp"
 
@@ -250,24 +251,14 @@ namespace gillab
             const std::vector<configuration> configs = plan(o);
             progress_line progress("gilbench");
             std::vector<interpreter_rows> blocks;
-            for (const measurement_target& target : o.targets)
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
             {
-                interpreter_rows b{target, "", {}, {}};
-                if (target.is_kernel)
-                {
-                    b.target.info = kernel_interpreter_info();
-                    b.label = b.target.info.label() + " (kernel)";
-                    const std::string prefix = o.python_given ? b.label + ": " : "";
-                    b.rows = gilbench::measure_in_kernel(cell, configs, o, [&](const std::string& status)
-                                                         { progress.update(prefix + status); });
-                }
-                else
-                {
-                    b.label = target.info.label() + " (" + target.requested + ")";
-                    progress.update(b.label + ": starting a child interpreter");
-                    b.rows = gilbench::measure_in_child(target, cell, configs, o, [&](const std::string& status)
-                                                        { progress.update(b.label + ": " + status); });
-                }
+                interpreter_rows b{turn.target, turn.label, {}, {}};
+                // The kernel alone: its progress without the label.
+                const status_callback report = turn.target.is_kernel && !o.python_given
+                                                   ? status_callback([&progress](const std::string& status) { progress.update(status); })
+                                                   : turn.progress;
+                b.rows = gilbench::measure_under(turn.target, cell, configs, o, report);
                 for (std::size_t c = 0; c < b.rows.size(); ++c)
                 {
                     measured& m = b.rows[c];
@@ -277,7 +268,7 @@ namespace gillab
                     {
                         progress.update((o.python_given ? b.label + ": " : "") + memory_status(m.config, c, configs.size()));
                         m.memory = measure_peak_rss(cell, m.config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0),
-                                                    target.is_kernel ? "" : target.info.executable);
+                                                    turn.target.is_kernel ? "" : turn.target.info.executable);
                         if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
                     }
                     summarize_runs(m);
@@ -285,7 +276,7 @@ namespace gillab
                         b.sequential_walls[m.config.base_jobs] = m.wall.median;
                 }
                 blocks.push_back(std::move(b));
-            }
+            });
             progress.update("done: " + std::to_string(configs.size() * blocks.size()) + " configurations measured");
             return build_result(blocks, o);
         }

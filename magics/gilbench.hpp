@@ -90,11 +90,9 @@ namespace gillab
         // (its native thread pool and budget watchdog) or in a child of `target`:
         // one `measured` per configuration, runs filled, not yet summarized.
         // `progress` gets "which configuration, which run" as it goes.
-        std::vector<measured> measure_in_kernel(const cell_module& cell, const std::vector<configuration>& configs,
-                                                const options& o, const std::function<void(const std::string&)>& progress);
-        std::vector<measured> measure_in_child(const measurement_target& target, const cell_module& cell,
-                                               const std::vector<configuration>& configs, const options& o,
-                                               const std::function<void(const std::string&)>& progress);
+        std::vector<measured> measure_under(const measurement_target& target, const cell_module& cell,
+                                            const std::vector<configuration>& configs, const options& o,
+                                            const std::function<void(const std::string&)>& progress);
 
         // gilbench_result.cpp: the Result of all interpreters' rows, and its Python object.
         Result build_result(const std::vector<interpreter_rows>& blocks, const options& o);

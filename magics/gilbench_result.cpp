@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/figures.hpp"
 #include "core/number_format.hpp"
 #include "core/py_result.hpp"
 #include "gilbench.hpp"
@@ -52,16 +53,6 @@ namespace gillab
                 return work / static_cast<double>(std::min(parallel, cpu_count()));
             }
             return std::nullopt;
-        }
-
-        nl::json optional_json(const std::optional<double>& value)
-        {
-            return value ? nl::json(*value) : nl::json(nullptr);
-        }
-
-        Cell optional_cell(const std::optional<double>& value)
-        {
-            return value ? Cell{*value} : Cell{};
         }
 
         // Counts as numbers, words ("default", "per-job") as strings.
@@ -166,12 +157,12 @@ namespace gillab
                 if (o.python_given) row.push_back(b.label);
                 row.insert(row.end(), {c.mode, static_cast<std::int64_t>(c.workers), static_cast<std::int64_t>(c.jobs),
                            timed ? Cell{m.wall.median} : Cell{}, timed ? Cell{m.wall.iqr()} : Cell{},
-                           optional_cell(speedup), timed ? Cell{m.cpu.median} : Cell{}, optional_cell(cores)});
-                if (o.memory) row.push_back(optional_cell(rss_mib));
-                if (any_limit) row.push_back(optional_cell(limit));
-                if (any_published_wall) row.push_back(published ? optional_cell(published->wall_s) : Cell{});
-                if (any_published_speedup) row.push_back(published ? optional_cell(published->speedup) : Cell{});
-                if (any_published_rss) row.push_back(published ? optional_cell(published->peak_rss_mb) : Cell{});
+                           number_or_blank(speedup), timed ? Cell{m.cpu.median} : Cell{}, number_or_blank(cores)});
+                if (o.memory) row.push_back(number_or_blank(rss_mib));
+                if (any_limit) row.push_back(number_or_blank(limit));
+                if (any_published_wall) row.push_back(published ? number_or_blank(published->wall_s) : Cell{});
+                if (any_published_speedup) row.push_back(published ? number_or_blank(published->speedup) : Cell{});
+                if (any_published_rss) row.push_back(published ? number_or_blank(published->peak_rss_mb) : Cell{});
                 row.push_back(flags);
                 result.table.rows.push_back(row);
 
@@ -180,20 +171,20 @@ namespace gillab
                                 {"jobs", c.jobs}, {"base_jobs", c.base_jobs},
                                 {"wall_s", timed ? to_json(m.wall) : nl::json(nullptr)},
                                 {"cpu_s", timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls},
-                                {"speedup", optional_json(speedup)}, {"cores_used", optional_json(cores)},
+                                {"speedup", number_or_null(speedup)}, {"cores_used", number_or_null(cores)},
                                 {"over_budget", m.over_budget}, {"skipped", m.skipped},
                                 {"results_match", timed ? nl::json(m.results_match) : nl::json(nullptr)},
-                                {"flags", m.flags}, {"fastest_possible_s", optional_json(limit)}};
+                                {"flags", m.flags}, {"fastest_possible_s", number_or_null(limit)}};
                 if (o.memory)
                 {
-                    run["peak_rss_bytes"] = optional_json(m.memory.peak_rss_bytes);
-                    run["largest_child_rss_bytes"] = optional_json(m.memory.largest_child_rss_bytes);
+                    run["peak_rss_bytes"] = number_or_null(m.memory.peak_rss_bytes);
+                    run["largest_child_rss_bytes"] = number_or_null(m.memory.largest_child_rss_bytes);
                 }
                 if (published)
                 {
-                    run["published"] = {{"wall_s", optional_json(published->wall_s)},
-                                        {"speedup", optional_json(published->speedup)},
-                                        {"peak_rss_mb", optional_json(published->peak_rss_mb)}};
+                    run["published"] = {{"wall_s", number_or_null(published->wall_s)},
+                                        {"speedup", number_or_null(published->speedup)},
+                                        {"peak_rss_mb", number_or_null(published->peak_rss_mb)}};
                 }
                 runs.push_back(run);
 

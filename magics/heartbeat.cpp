@@ -21,6 +21,7 @@
 #include "core/published.hpp"
 #include "core/py_result.hpp"
 #include "core/registry.hpp"
+#include "core/runner.hpp"
 #include "core/stats.hpp"
 #include "heartbeat_python.hpp"
 
@@ -394,11 +395,9 @@ namespace gillab
             throw usage_error("%heartbeat: bad action '" + action.substr(0, 40) + "'; accepted: start, stop");
         }
 
-        heartbeat_run run_in_kernel(const magic_call& call, const measurement_target& target, const options& o)
+        heartbeat_run run_in_kernel(const magic_call& call, const interpreter_turn& turn, const options& o)
         {
-            heartbeat_run run{target, "", {}, {}};
-            run.target.info = kernel_interpreter_info();
-            run.label = run.target.info.label() + " (kernel)";
+            heartbeat_run run{turn.target, turn.label, {}, {}};
             gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
             probe.start();
             py::dict outcome = py::module_::import("gillab.runners.task_heartbeat")
@@ -412,10 +411,10 @@ namespace gillab
             return run;
         }
 
-        heartbeat_run run_under_child(const magic_call& call, const measurement_target& target, const options& o)
+        heartbeat_run run_under_child(const magic_call& call, const interpreter_turn& turn, const options& o)
         {
-            heartbeat_run run{target, target.info.label() + " (" + target.requested + ")", {}, {}};
-            child_heartbeat child = heartbeat_in_child(target, {*call.cell, o.every_s, o.warmup_s, o.slow_s, o.probe_every_s,
+            heartbeat_run run{turn.target, turn.label, {}, {}};
+            child_heartbeat child = heartbeat_in_child(turn.target, {*call.cell, o.every_s, o.warmup_s, o.slow_s, o.probe_every_s,
                                                                 child_probe_capacity});
             run.cell = make_cell_run(0, child.start_ns, child.cell_start_ns, child.cell_end_ns, child.ticks_ns,
                                      std::move(child.slow_callbacks));
@@ -448,10 +447,10 @@ namespace gillab
                 }
             }
             std::vector<heartbeat_run> all;
-            for (const measurement_target& target : o.targets)
+            for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn)
             {
-                all.push_back(target.is_kernel ? run_in_kernel(call, target, o) : run_under_child(call, target, o));
-            }
+                all.push_back(turn.target.is_kernel ? run_in_kernel(call, turn, o) : run_under_child(call, turn, o));
+            });
             return heartbeat_result(all, o);
         }
     }

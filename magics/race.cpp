@@ -18,7 +18,7 @@
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
-#include "core/thread_pool.hpp"
+#include "core/runner.hpp"
 
 namespace gillab
 {
@@ -110,45 +110,13 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        nl::json request(const options& o, const std::string& cell, bool in_kernel)
+        nl::json request(const options& o, const std::string& cell)
         {
             return {{"task", "race"}, {"cell", cell}, {"check", o.check.empty() ? nl::json() : nl::json(o.check)},
                     {"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"batch", o.batch},
                     {"modes", o.modes},
-                    // The kernel sets its interval itself (scoped, restored); a child sets its own.
-                    {"switch_interval_s", o.switch_interval_s && !in_kernel ? nl::json(*o.switch_interval_s) : nl::json()}};
-        }
-
-        // The workers run in the native pool, released together; wall from release to the last one done.
-        double run_in_kernel_threads(py::list workers, long long iterations)
-        {
-            py::cpp_function job([workers, iterations](long i) { return workers[static_cast<std::size_t>(i)](iterations); });
-            const long count = static_cast<long>(workers.size());
-            constexpr double no_budget_s = 1e9;  // runs end by themselves or by interrupt
-            pool_run run = run_in_native_threads(job, count, static_cast<int>(count), no_budget_s);
-            if (run.failed)
-            {
-                throw std::runtime_error("the statement raised in thread " + std::to_string(run.failed_job) + ":\n" + run.error_text);
-            }
-            return run.wall_s;
-        }
-
-        nl::json measure_in_kernel(const options& o, const std::string& cell, progress_line& progress, const std::string& label)
-        {
-            py::module_ task = py::module_::import("gillab.runners.task_race");
-            std::optional<scoped_switch_interval> interval;
-            if (o.switch_interval_s) interval.emplace(*o.switch_interval_s);
-            py::cpp_function native_threads(&run_in_kernel_threads);
-            py::cpp_function report([&progress, label](const std::string& text) { progress.update(label + ": " + text); });
-            try
-            {
-                return task.attr("measure")(request(o, cell, true), native_threads, report);
-            }
-            catch (py::error_already_set& error)
-            {
-                if (error.matches(task.attr("CellError"))) throw usage_error("%race: " + py::str(error.value()).cast<std::string>());
-                throw;
-            }
+                    // set (and put back) by the runner in the interpreter it runs in
+                    {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}};
         }
 
         // ---- result ---------------------------------------------------------
@@ -323,25 +291,11 @@ namespace gillab
             const options o = read_options(call.args);
             progress_line progress("race");
             std::vector<measured> all;
-            for (const measurement_target& target : o.targets)
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
             {
-                measured m{target, "", {}};
-                if (target.is_kernel)
-                {
-                    m.target.info = kernel_interpreter_info();
-                    m.label = m.target.info.label() + " (kernel)";
-                    m.answer = {{"interpreter", m.target.info.raw}, {"result", measure_in_kernel(o, *call.cell, progress, m.label)}};
-                }
-                else
-                {
-                    m.label = target.info.label() + " (" + target.requested + ")";
-                    progress.update(m.label + ": running in a child interpreter");
-                    auto report = [&](const std::string& status) { progress.update(m.label + ": " + status); };
-                    m.answer = {{"interpreter", target.info.raw},
-                                {"result", run_in_child(target, request(o, *call.cell, false), "race", report)}};
-                }
-                all.push_back(std::move(m));
-            }
+                all.push_back({turn.target, turn.label, {{"interpreter", turn.target.info.raw},
+                                                         {"result", run_task(turn.target, request(o, *call.cell), "race", turn.progress)}}});
+            });
             progress.update("done");
             return build_result(all, o);
         }

@@ -4,6 +4,7 @@
 // Reads as: parse -> measure -> result.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 
 #include <pybind11/stl.h>
@@ -15,15 +16,14 @@
 #include "core/py_result.hpp"
 #include "core/gil_timeline.hpp"
 #include "core/magic_state.hpp"
-#include "core/interruptible.hpp"
 #include "core/progress.hpp"
 #include "core/published.hpp"
 #include "core/python_probe.hpp"
 #include "core/registry.hpp"
+#include "core/runner.hpp"
 #include "core/spinner.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
-#include "switchinterval_python.hpp"
 
 namespace gillab
 {
@@ -136,48 +136,21 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        void wait_for(double seconds)
+        // One interval of a sweep, measured in the kernel or in a child.
+        struct interval_run
         {
-            const auto deadline = monotonic::now() + std::chrono::duration_cast<monotonic::duration>(
-                                                         std::chrono::duration<double>(seconds));
-            wait_interruptibly([deadline] { return monotonic::now() >= deadline; }, std::chrono::milliseconds(100));
-        }
+            double interval_s;
+            bool reference_only = false;  // measured for the rate baseline only
+            gil_probe_summary probe;
+            std::uint64_t steps = 0;
+            double window_s = 0;
+            double rate = std::nan("");  // spinner steps per second
+        };
 
         std::size_t sample_capacity(const options& o, double interval_s)
         {
             const double every = o.probe == "yield" ? std::min(interval_s, 1e-4) : o.every_s;
             return static_cast<std::size_t>(std::min(4e6, o.duration_s / every * 1.2 + 1000));
-        }
-
-        interval_run measure_one(double interval_s, const options& o, scoped_switch_interval& interval, spinner* load)
-        {
-            interval_run run;
-            run.interval_s = interval_s;
-            interval.set(interval_s);
-            wait_for(settle_s);
-            std::optional<gil_probe> probe;
-            if (o.probe != "none")
-            {
-                probe.emplace(o.probe == "yield" ? gil_probe::schedule::yield : gil_probe::schedule::periodic,
-                              o.every_s, sample_capacity(o, interval_s));
-            }
-            const std::uint64_t steps0 = load ? load->steps() : 0;
-            const auto start = monotonic::now();
-            if (probe) probe->start();
-            wait_for(o.duration_s);
-            if (probe) probe->stop();
-            run.window_s = seconds_between(start, monotonic::now());
-            if (load)
-            {
-                run.steps = load->steps() - steps0;
-                // no step finished: one step outlasted the window, so its rate is unknown, not 0
-                if (run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
-            }
-            if (probe)
-            {
-                run.probe = probe->summarize();
-            }
-            return run;
         }
 
         // The intervals measured, in order: 5 ms first, as the spinner's
@@ -192,24 +165,31 @@ namespace gillab
             return plan;
         }
 
-        std::vector<interval_run> measure_in_kernel(const options& o, const std::vector<double>& plan, progress_line& progress,
-                                                    const std::string& label)
+        // The request of runners/task_switchinterval.py; a child keeps fewer samples, as it sends them all.
+        nl::json sweep_request(const options& o, const std::vector<double>& plan, bool in_kernel)
         {
-            scoped_switch_interval interval;
-            std::optional<spinner> load;
-            if (o.load != "none")
-            {
-                progress.update(label + ": starting the " + o.load + " spinner");
-                load.emplace(o.load);
-            }
+            std::vector<std::size_t> capacities;
+            for (double interval_s : plan)
+                capacities.push_back(in_kernel ? sample_capacity(o, interval_s)
+                                               : std::min(sample_capacity(o, interval_s), max_child_samples));
+            return {{"task", "switchinterval"}, {"intervals_s", plan}, {"capacities", capacities}, {"probe", o.probe},
+                    {"load", o.load}, {"every_s", o.every_s}, {"duration_s", o.duration_s}, {"settle_s", settle_s}};
+        }
+
+        std::vector<interval_run> read_runs(const nl::json& answer, const options& o)
+        {
             std::vector<interval_run> runs;
-            for (std::size_t i = 0; i < plan.size(); ++i)
+            for (const nl::json& measured : answer.at("runs"))
             {
-                progress.update(label + ": interval " + interval_label(plan[i]) + " (" + std::to_string(i + 1) + " of " +
-                                std::to_string(plan.size()) + ")");
-                runs.push_back(measure_one(plan[i], o, interval, load ? &*load : nullptr));
+                interval_run run;
+                run.interval_s = measured.at("interval_s").get<double>();
+                run.window_s = measured.at("window_s").get<double>();
+                run.steps = measured.at("spinner_steps").get<std::uint64_t>();
+                // no step finished: one step outlasted the window, so its rate is unknown, not 0
+                if (o.load != "none" && run.steps > 0) run.rate = static_cast<double>(run.steps) / run.window_s;
+                if (!measured.at("probe").is_null()) run.probe = read_probe_summary(measured["probe"]);
+                runs.push_back(run);
             }
-            if (load) load->stop();
             return runs;
         }
 
@@ -227,38 +207,20 @@ namespace gillab
             const std::vector<double> plan = interval_plan(o, reference_first);
             progress_line progress("switchinterval");
             std::vector<interpreter_sweep> all;
-            for (const measurement_target& target : o.targets)
+            // The one loop, runners/task_switchinterval.py: in the kernel with the native probe, or in a child.
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
             {
-                interpreter_sweep sweep{target, "", {}};
-                if (target.is_kernel)
-                {
-                    sweep.target.info = kernel_interpreter_info();
-                    sweep.label = sweep.target.info.label() + " (kernel)";
-                    sweep.runs = measure_in_kernel(o, plan, progress, sweep.label);
-                }
-                else
-                {
-                    sweep.label = target.info.label() + " (" + target.requested + ")";
-                    progress.update(sweep.label + ": starting a child interpreter");
-                    std::vector<std::size_t> capacities;
-                    for (double interval_s : plan) capacities.push_back(std::min(sample_capacity(o, interval_s), max_child_samples));
-                    const std::string label = sweep.label;
-                    sweep.runs = sweep_in_child(target, {plan, capacities, o.probe, o.load, o.every_s, o.duration_s, settle_s},
-                                                [&progress, label](const std::string& text) { progress.update(label + ": " + text); });
-                }
+                const nl::json answer = run_task(turn.target, sweep_request(o, plan, turn.target.is_kernel), "switchinterval",
+                                                 turn.progress);
+                interpreter_sweep sweep{turn.target, turn.label, read_runs(answer, o)};
                 if (reference_first && !sweep.runs.empty()) sweep.runs.front().reference_only = true;
                 all.push_back(std::move(sweep));
-            }
+            });
             progress.update("done; switch interval back to " + interval_label(switch_interval_s()));
             return all;
         }
 
         // ---- result ---------------------------------------------------------
-
-        Cell number_or_blank(std::optional<double> value)
-        {
-            return value ? Cell{*value} : Cell{};
-        }
 
         nl::json common_data(const options& o)
         {
@@ -269,136 +231,220 @@ namespace gillab
                     {"restored_interval_ms", switch_interval_s() * 1e3}};
         }
 
-        Result sweep_result(const std::vector<interpreter_sweep>& all, const options& o)
+        // What a sweep's table, chart, notes and data are built from, computed once.
+        struct interval_figures
         {
-            Result result;
-            result.magic = "switchinterval";
+            const interval_run* run;
+            std::size_t row;            // its row in the table
+            double median, p95, worst;  // lateness, ms (NaN without a probe)
+            double rate_x;              // the spinner's rate against 5 ms
+            bool no_step_finished;
+            std::optional<double> published;
+        };
+
+        struct sweep_view
+        {
+            const interpreter_sweep* sweep;
+            std::vector<interval_figures> intervals;
+        };
+
+        double reference_rate(const interpreter_sweep& sweep)
+        {
+            double rate = std::nan("");
+            for (const interval_run& run : sweep.runs)
+            {
+                if (std::fabs(run.interval_s - default_interval_s) < 1e-12) rate = run.rate;
+            }
+            return rate;
+        }
+
+        std::vector<sweep_view> sweep_views(const std::vector<interpreter_sweep>& all, const options& o, const nl::json& published)
+        {
+            const bool probed = o.probe != "none";
+            std::vector<sweep_view> views;
+            std::size_t row = 0;
+            for (const interpreter_sweep& sweep : all)
+            {
+                sweep_view view{&sweep, {}};
+                const double reference = reference_rate(sweep);
+                for (const interval_run& run : sweep.runs)
+                {
+                    // Published figures are for GIL builds: the free-threaded rows get none beside them.
+                    view.intervals.push_back({&run, row++, probed ? run.probe.lateness_ms.median : std::nan(""),
+                                              probed ? run.probe.lateness_p95_ms : std::nan(""),
+                                              probed ? run.probe.lateness_ms.max : std::nan(""), run.rate / reference,
+                                              o.load != "none" && run.steps == 0,
+                                              sweep.target.info.gil_enabled
+                                                  ? published_median(published, o.probe, o.load, run.interval_s)
+                                                  : std::nullopt});
+                }
+                views.push_back(std::move(view));
+            }
+            return views;
+        }
+
+        bool per_interpreter(const std::vector<interpreter_sweep>& all)
+        {
+            // One interpreter, the kernel: the table as it always was; otherwise a row per interpreter and interval.
+            return all.size() > 1 || !all.front().target.is_kernel;
+        }
+
+        Table sweep_table(const std::vector<sweep_view>& views, const options& o, bool per_interpreter)
+        {
+            Table table;
             const std::string probe_text = o.probe == "sleep" ? "a probe that wants the GIL every " + interval_label(o.every_s)
                                          : o.probe == "yield" ? "a probe that re-asks at once (time.sleep(0) style)"
                                                               : "no probe";
-            result.table.title = "switch interval sweep: " +
-                                 (o.load == "none" ? std::string("idle interpreter") : "one " + o.load + " spinner") +
-                                 ", " + probe_text;
-            // One interpreter, the kernel: the table as it always was; otherwise a row per interpreter and interval.
-            const bool per_interpreter = all.size() > 1 || !all.front().target.is_kernel;
-            if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"gil", "GIL", ""}};
-            result.table.columns.insert(result.table.columns.end(),
-                                        {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
-                                         {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
-                                         {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
-                                         {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
-                                         {"published", "published median", "ms"}});
+            table.title = "switch interval sweep: " +
+                          (o.load == "none" ? std::string("idle interpreter") : "one " + o.load + " spinner") + ", " + probe_text;
+            if (per_interpreter) table.columns = {{"python", "python", ""}, {"gil", "GIL", ""}};
+            table.columns.insert(table.columns.end(),
+                                 {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
+                                  {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
+                                  {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
+                                  {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
+                                  {"published", "published median", "ms"}});
+            for (const sweep_view& view : views)
+            {
+                for (const interval_figures& f : view.intervals)
+                {
+                    const interval_run& run = *f.run;
+                    Row row;
+                    if (per_interpreter) row = {view.sweep->label, view.sweep->target.info.gil_enabled ? "on" : "off"};
+                    row.insert(row.end(), {run.interval_s * 1e3, f.median, f.p95, f.worst, f.median / (run.interval_s * 1e3),
+                                           static_cast<std::int64_t>(run.probe.acquisitions),
+                                           o.load == "none" ? Cell{} : Cell{run.rate},
+                                           o.load == "none" ? Cell{} : Cell{f.rate_x}, number_or_blank(f.published)});
+                    table.rows.push_back(row);
+                }
+            }
+            return table;
+        }
+
+        Chart sweep_chart(const std::vector<sweep_view>& views, bool per_interpreter)
+        {
             Chart chart;
             chart.title = "How late the probe got the GIL, by switch interval";
             chart.x_title = "switch interval";
             chart.y_title = "lateness (ms)";
-            for (const interval_run& run : all.front().runs) chart.categories.push_back(interval_label(run.interval_s));
-            const nl::json published = published_for_magic("switchinterval");
-            bool any_published = false;
+            for (const interval_run& run : views.front().sweep->runs) chart.categories.push_back(interval_label(run.interval_s));
             ChartSeries published_series{"published median", {}, {}};
-            nl::json interpreters = nl::json::array();
-            const bool probed = o.probe != "none";
-            for (const interpreter_sweep& sweep : all)
+            for (const sweep_view& view : views)
             {
-                double reference_rate = std::nan("");
-                for (const interval_run& run : sweep.runs)
-                {
-                    if (std::fabs(run.interval_s - default_interval_s) < 1e-12) reference_rate = run.rate;
-                }
-                const std::string suffix = per_interpreter ? ", " + sweep.label : "";
+                const std::string suffix = per_interpreter ? ", " + view.sweep->label : "";
                 ChartSeries median_series{"median" + suffix, {}, {}}, p95_series{"p95" + suffix, {}, {}};
-                nl::json rows = nl::json::array();
-                for (std::size_t i = 0; i < sweep.runs.size(); ++i)
+                for (std::size_t i = 0; i < view.intervals.size(); ++i)
                 {
-                    const interval_run& run = sweep.runs[i];
-                    const bool no_step_finished = o.load != "none" && run.steps == 0;
-                    if (no_step_finished)
-                    {
-                        result.table.notes.push_back((per_interpreter ? sweep.label + ": " : std::string()) + "at " +
-                                                     interval_label(run.interval_s) + " no " + o.load + " step finished in the " +
-                                                     interval_label(run.window_s) +
-                                                     " window (one step is longer): no rate; try a longer --duration.");
-                    }
-                    const double median = probed ? run.probe.lateness_ms.median : std::nan("");
-                    const double p95 = probed ? run.probe.lateness_p95_ms : std::nan("");
-                    const double worst = probed ? run.probe.lateness_ms.max : std::nan("");
-                    const double rate_x = run.rate / reference_rate;
-                    // Published figures are for GIL builds: the free-threaded rows get none beside them.
-                    const auto figure = sweep.target.info.gil_enabled ? published_median(published, o.probe, o.load, run.interval_s)
-                                                                      : std::nullopt;
-                    rows.push_back({{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
-                                    {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
-                                    {"median_ms", number_or_null(median)}, {"p95_ms", number_or_null(p95)},
-                                    {"max_ms", number_or_null(worst)},
-                                    {"median_over_interval", number_or_null(median / (run.interval_s * 1e3))},
-                                    {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
-                                    {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
-                                    {"no_step_finished", no_step_finished},
-                                    {"rate_vs_default", number_or_null(rate_x)},
-                                    {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
-                                    {"published_median_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
-                    std::vector<Cell> row;
-                    if (per_interpreter) row = {sweep.label, sweep.target.info.gil_enabled ? "on" : "off"};
-                    row.insert(row.end(), {run.interval_s * 1e3, median, p95, worst, median / (run.interval_s * 1e3),
-                                           static_cast<std::int64_t>(run.probe.acquisitions),
-                                           o.load == "none" ? Cell{} : Cell{run.rate},
-                                           o.load == "none" ? Cell{} : Cell{rate_x}, number_or_blank(figure)});
-                    result.table.rows.push_back(row);
+                    const interval_figures& f = view.intervals[i];
                     const double x = static_cast<double>(i);
                     median_series.x.push_back(x);
-                    median_series.y.push_back(median);
+                    median_series.y.push_back(f.median);
+                    median_series.rows.push_back(f.row);
                     p95_series.x.push_back(x);
-                    p95_series.y.push_back(p95);
-                    median_series.rows.push_back(result.table.rows.size() - 1);
-                    p95_series.rows.push_back(result.table.rows.size() - 1);
-                    if (figure && &sweep == &all.front())
+                    p95_series.y.push_back(f.p95);
+                    p95_series.rows.push_back(f.row);
+                    if (f.published && &view == &views.front())
                     {
-                        any_published = true;
                         published_series.x.push_back(x);
-                        published_series.y.push_back(*figure);
-                        published_series.rows.push_back(result.table.rows.size() - 1);
+                        published_series.y.push_back(*f.published);
+                        published_series.rows.push_back(f.row);
                     }
                 }
                 chart.series.push_back(median_series);
                 chart.series.push_back(p95_series);
+            }
+            if (!published_series.x.empty()) chart.series.push_back(published_series);
+            return chart;
+        }
+
+        std::vector<std::string> sweep_notes(const std::vector<sweep_view>& views, const options& o, const nl::json& published,
+                                             bool per_interpreter)
+        {
+            std::vector<std::string> notes;
+            for (const sweep_view& view : views)
+            {
+                const interpreter_sweep& sweep = *view.sweep;
+                for (const interval_figures& f : view.intervals)
+                {
+                    if (!f.no_step_finished) continue;
+                    notes.push_back((per_interpreter ? sweep.label + ": " : std::string()) + "at " +
+                                    interval_label(f.run->interval_s) + " no " + o.load + " step finished in the " +
+                                    interval_label(f.run->window_s) + " window (one step is longer): no rate; try a longer --duration.");
+                }
                 if (!sweep.target.info.gil_enabled)
                 {
-                    result.table.notes.push_back(sweep.label + ": no GIL, so the interval has nothing to hand over: the probe "
-                                                 "and the spinner run at once and the lateness stays what the OS gives "
-                                                 "at every interval (published: the same lateness at every interval on "
-                                                 "3.13t).");
+                    notes.push_back(sweep.label + ": no GIL, so the interval has nothing to hand over: the probe "
+                                    "and the spinner run at once and the lateness stays what the OS gives "
+                                    "at every interval (published: the same lateness at every interval on "
+                                    "3.13t).");
                 }
+            }
+            if (views.front().sweep->runs.front().reference_only)
+                notes.push_back("5 ms row: measured only as the spinner's reference rate.");
+            if (o.probe == "sleep") notes.push_back(published["sleep_note"].get<std::string>());
+            if (o.probe == "yield") notes.push_back(published["yield_note"].get<std::string>());
+            if (o.load != "python" && o.load != "none")
+            {
+                const spinner_load& load = find_spinner_load(o.load);
+                notes.push_back("load: " + load.step + (load.releases_gil
+                    ? "; it lets the probe in while it works."
+                    : "; no interval can cut it, so lateness follows its length, not the interval."));
+                if (o.load == "bigint") notes.push_back(published["long_c_note"].get<std::string>());
+            }
+            if (std::any_of(views.begin(), views.end(), [](const sweep_view& v) { return !v.sweep->target.is_kernel; }))
+                notes.push_back(python_probe_caveat());
+            notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
+            return notes;
+        }
+
+        nl::json interval_json(const interval_figures& f, bool probed)
+        {
+            const interval_run& run = *f.run;
+            return {{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
+                    {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
+                    {"median_ms", number_or_null(f.median)}, {"p95_ms", number_or_null(f.p95)},
+                    {"max_ms", number_or_null(f.worst)},
+                    {"median_over_interval", number_or_null(f.median / (run.interval_s * 1e3))},
+                    {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
+                    {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
+                    {"no_step_finished", f.no_step_finished},
+                    {"rate_vs_default", number_or_null(f.rate_x)},
+                    {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
+                    {"published_median_ms", number_or_null(f.published)}};
+        }
+
+        nl::json sweep_data(const std::vector<sweep_view>& views, const options& o)
+        {
+            nl::json interpreters = nl::json::array();
+            for (const sweep_view& view : views)
+            {
+                const interpreter_sweep& sweep = *view.sweep;
+                nl::json rows = nl::json::array();
+                for (const interval_figures& f : view.intervals) rows.push_back(interval_json(f, o.probe != "none"));
                 interpreters.push_back({{"python", sweep.label}, {"requested", sweep.target.requested},
                                         {"kernel", sweep.target.is_kernel}, {"interpreter", sweep.target.info.raw},
                                         {"probe", sweep.target.is_kernel ? "native" : "python thread"}, {"runs", rows}});
             }
-            if (all.front().runs.front().reference_only)
-            {
-                result.table.notes.push_back("5 ms row: measured only as the spinner's reference rate.");
-            }
-            if (any_published) chart.series.push_back(published_series);
-            if (o.probe == "sleep") result.table.notes.push_back(published["sleep_note"].get<std::string>());
-            if (o.probe == "yield") result.table.notes.push_back(published["yield_note"].get<std::string>());
-            if (o.load != "python" && o.load != "none")
-            {
-                const spinner_load& load = find_spinner_load(o.load);
-                result.table.notes.push_back("load: " + load.step + (load.releases_gil
-                    ? "; it lets the probe in while it works."
-                    : "; no interval can cut it, so lateness follows its length, not the interval."));
-                if (o.load == "bigint") result.table.notes.push_back(published["long_c_note"].get<std::string>());
-            }
-            if (std::any_of(all.begin(), all.end(), [](const interpreter_sweep& s) { return !s.target.is_kernel; }))
-            {
-                result.table.notes.push_back(python_probe_caveat());
-            }
-            result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
-            if (probed) result.chart = chart;
-            result.data = common_data(o);
-            result.data["mode"] = "sweep";
-            result.data["runs"] = interpreters[0]["runs"];
-            result.data["interpreters"] = interpreters;
-            result.data["intervals_ms"] = nl::json::array();
-            for (const interval_run& run : all.front().runs) result.data["intervals_ms"].push_back(run.interval_s * 1e3);
+            nl::json data = common_data(o);
+            data["mode"] = "sweep";
+            data["runs"] = interpreters[0]["runs"];
+            data["interpreters"] = interpreters;
+            data["intervals_ms"] = nl::json::array();
+            for (const interval_run& run : views.front().sweep->runs) data["intervals_ms"].push_back(run.interval_s * 1e3);
+            return data;
+        }
+
+        Result sweep_result(const std::vector<interpreter_sweep>& all, const options& o)
+        {
+            const nl::json published = published_for_magic("switchinterval");
+            const std::vector<sweep_view> views = sweep_views(all, o, published);
+            const bool several = per_interpreter(all);
+            Result result;
+            result.magic = "switchinterval";
+            result.table = sweep_table(views, o, several);
+            result.table.notes = sweep_notes(views, o, published, several);
+            if (o.probe != "none") result.chart = sweep_chart(views, several);
+            result.data = sweep_data(views, o);
             return result;
         }
 
@@ -472,7 +518,7 @@ namespace gillab
                                          {"turns", turns}, {"lanes", lanes},
                                          {"max_overlap_ms", ownership.max_overlap_ms},
                                          {"pause_threshold_ms", ownership.pause_threshold_ms},
-                                         {"published_median_slice_ms", figure ? nl::json(*figure) : nl::json(nullptr)}});
+                                         {"published_median_slice_ms", number_or_null(figure)}});
                 }
             }
             result.table.notes.push_back("a turn runs from a thread's first clock stamp to the other thread's first; a "

@@ -5,12 +5,8 @@
 // into another interpreter, so a magic that accepts --python keeps its
 // measuring loop in a runner task that both the kernel and the child run.
 //
-// How a magic plugs in (see magics/race.cpp, magics/gilbench_measure.cpp): add
-// `python_option()` to its parser, `resolve_interpreters(args.text("python", ""))`,
-// then for each target either measure in the kernel (`is_kernel`) or call
-// `run_in_child(target, request, magic, on_progress)` with {"task": NAME, ...},
-// and add a runners/task_NAME.py with `measure(request)` or
-// `measure(request, progress=None)` (listed in child.py's TASKS).
+// How a magic plugs in: core/runner.hpp (run_task and for_each_interpreter
+// run a task here or in a child alike; see docs/magics.md).
 #pragma once
 
 #include <functional>

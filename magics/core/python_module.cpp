@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "budget.hpp"
+#include "runner.hpp"
 #include "py_result.hpp"
 #include "registry.hpp"
 
@@ -31,6 +32,7 @@ namespace gillab
         m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
         gillab::bind_result(m);
         gillab::bind_budget(m);
+        gillab::bind_runner_tools(m);
         for (const auto& magic : gillab::all_magics())
         {
             if (magic.bind) magic.bind(m);

@@ -1,7 +1,8 @@
-// The kernel side of the Python-thread probe that child interpreters run
-// (runners/lateness_probe.py) where the native gil_probe cannot load: its
-// report, read back into the native probe's samples and summary, so both are
-// summarised and rendered by the same code.
+// A GIL probe's report, as a runner hands it back: the Python-thread probe
+// that child interpreters run (runners/lateness_probe.py, where the native
+// gil_probe cannot load) sends its samples, the native one its figures
+// summarised already; both are read back into the native probe's summary, so
+// they are rendered by the same code.
 #pragma once
 
 #include <string>
@@ -25,6 +26,13 @@ namespace gillab
 
     // Throws std::runtime_error when the report is not one the probe writes.
     python_probe_record read_python_probe(const nl::json& report);
+
+    // The native probe's report: the Python probe's totals, with its sample
+    // statistics ("sampled") in place of the samples themselves.
+    nl::json native_probe_report(const gil_probe& probe);
+
+    // Either probe's report, summarised. Throws std::runtime_error as above.
+    gil_probe_summary read_probe_summary(const nl::json& report);
 
     // Where its figures differ from the native probe's, for a table note.
     std::string python_probe_caveat();

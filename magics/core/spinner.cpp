@@ -31,41 +31,4 @@ namespace gillab
         }
         throw usage_error("no spinner load named '" + name + "'");
     }
-
-    spinner::spinner(const std::string& load)
-    {
-        find_spinner_load(load);
-        m_state = py::list();
-        m_state.append(true);
-        m_state.append(0);
-        m_thread = py::module_::import("gillab.runners.spinner_loads").attr("start")(load, m_state);
-    }
-
-    spinner::~spinner()
-    {
-        PyObject *type, *value, *traceback;
-        PyErr_Fetch(&type, &value, &traceback);
-        try
-        {
-            stop();
-        }
-        catch (...)
-        {
-            // A second interrupt while joining: the thread still ends after its step.
-        }
-        PyErr_Restore(type, value, traceback);
-    }
-
-    std::uint64_t spinner::steps() const
-    {
-        return m_state[1].cast<std::uint64_t>();
-    }
-
-    void spinner::stop()
-    {
-        if (!m_thread || m_thread.is_none()) return;
-        m_state[0] = false;
-        m_thread.attr("join")();
-        m_thread = py::none();
-    }
 }

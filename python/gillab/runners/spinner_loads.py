@@ -1,8 +1,9 @@
 """The CPU-bound competitor of the latency magics, in pure Python: a thread that runs one step
 of a load after another until stopped, counting steps. A step is either many short bytecodes
 (the switch interval can cut it) or one long C call (nothing can, unless the call releases the
-GIL). The kernel's spinner (magics/core/spinner.cpp) and child interpreters (--python) start
-the same loads from here. Standard library only, CPython 3.8+.
+GIL). %switchinterval --sweep's loop (task_switchinterval.py) starts it, in the kernel and in
+child interpreters (--python) alike; magics/core/spinner.cpp describes the loads for people.
+Standard library only, CPython 3.8+.
 
 Sizes are chosen so that one long C step takes tens to hundreds of ms on a laptop: long
 against any switch interval, short for a demo.

@@ -1,8 +1,8 @@
 """%%gilbench's measuring loop: the one the kernel runs and the one a child interpreter runs.
 
 The kernel plans the configurations (mode, workers, jobs), writes the cell as a module
-(magics/core/cell_module) and calls measure(request, progress, native), handing over its native
-tools: the thread pool (magics/core/thread_pool), the budget watchdog and its RunOverBudget type
+(magics/core/cell_module) and calls measure(request, progress, tools), handing over its native
+tools (magics/core/runner): the thread pool (magics/core/thread_pool), the budget watchdog and its RunOverBudget type
 (magics/core/budget). A child interpreter (--python, child.py) calls measure(request, progress):
 PYTHON_TOOLS stand in for the native ones. Either way this loop times each configuration
 --warmup + --repeats times and returns the raw figures (wall and CPU seconds per run, budget
@@ -17,7 +17,7 @@ speed-ups and flags. Where the tools differ:
     without ctypes a child's run is stopped only between jobs.
   * processes: the kernel does not start pools itself. Each run of consecutive processes
     configurations goes to a fresh process of the kernel's own interpreter (runners/child.py,
-    through native.in_fresh_interpreter), which runs this loop on them and forks its workers
+    through tools.in_fresh_interpreter), which runs this loop on them and forks its workers
     from itself: a fork copies its parent's page tables, so a pool forked from the kernel
     would pay for the notebook's memory (charts, data) in every start-up, where a script pays
     for its own. The kernel's sequential results go with them (pickled), for the results check.
@@ -82,7 +82,7 @@ class CellError(ValueError):
 
 class RunOverBudget(BaseException):
     """Raised in a job still running when --budget is spent (BaseException: `except
-    Exception` in a job does not swallow it). The kernel's own type is native.RunOverBudget."""
+    Exception` in a job does not swallow it). The kernel's own type is tools.RunOverBudget."""
 
 
 class JobError(RuntimeError):
@@ -432,22 +432,22 @@ def _run_text(r, request):
     return "run %d/%d" % (r - request["warmup"] + 1, request["repeats"])
 
 
-def measure(request, progress=None, native=None):
+def measure(request, progress=None, tools=None):
     """request: folder, module, configs [{mode, workers, workers_spec, jobs, base_jobs}], repeats,
     warmup, budget_s, start_method, startup_included, weak_scaling; from the kernel to a child
     also total, each config's number in the whole plan and reference, the kernel's sequential
-    results. native: the kernel's tools (threads, watchdog, RunOverBudget, in_fresh_interpreter),
+    results. tools: the kernel's native ones (threads, watchdog, RunOverBudget, in_fresh_interpreter),
     which also means the kernel has imported the cell already; None in a child. Returns per
     configuration the measured runs' wall and CPU seconds, whether it was stopped at --budget or
     skipped, and whether its results matched sequential's (None: nothing to compare with)."""
-    if native is None:
+    in_kernel = tools is not None
+    if not in_kernel:
         tools = PYTHON_TOOLS
         cell = import_cell(request["folder"], request["module"])
         # multiprocessing's own temp folders (spawn, forkserver) go inside the cell's folder,
         # which the kernel removes even when it had to kill this process.
         tempfile.tempdir = tempfile.mkdtemp(dir=request["folder"])
     else:
-        tools = native
         cell = sys.modules[request["module"]]
     for entry in ("job", "ajob"):
         needed = any((c["mode"] == "asyncio") == (entry == "ajob") for c in request["configs"])
@@ -466,8 +466,8 @@ def measure(request, progress=None, native=None):
             if (config["mode"], config["workers_spec"]) in stopped:
                 measured.append(_figures(skipped=True))
                 continue
-            if config["mode"] == "processes" and native is not None:
-                part = _pools_in_fresh_interpreter(native, request, index, reference, stopped, progress)
+            if config["mode"] == "processes" and in_kernel:
+                part = _pools_in_fresh_interpreter(tools, request, index, reference, stopped, progress)
                 measured.extend(part)
                 continue
             figures = _figures()
@@ -490,14 +490,14 @@ def measure(request, progress=None, native=None):
                     figures["walls"].append(run["wall_s"])
                     figures["cpus"].append(run["cpu_s"])
     return {"configs": measured, "start_method": start_methods.current(),
-            "ctypes_budget": native is not None or _set_async_exc is not None}
+            "ctypes_budget": in_kernel or _set_async_exc is not None}
 
 
 def _figures(skipped=False):
     return {"walls": [], "cpus": [], "over_budget": False, "skipped": skipped, "results_match": None}
 
 
-def _pools_in_fresh_interpreter(native, request, index, reference, stopped, progress):
+def _pools_in_fresh_interpreter(tools, request, index, reference, stopped, progress):
     """The processes configurations from `index` on, up to the next other mode, measured by a
     fresh process of this interpreter; returns their figures. Those stopped at --budget are
     added to `stopped`."""
@@ -507,7 +507,7 @@ def _pools_in_fresh_interpreter(native, request, index, reference, stopped, prog
         end += 1
     part = dict(request, configs=[dict(c, number=n) for n, c in enumerate(configs[index:end], index)],
                 total=request.get("total", len(configs)), reference=_pickled(reference))
-    answer = native.in_fresh_interpreter(part, progress or (lambda status: None))
+    answer = tools.in_fresh_interpreter(part, progress or (lambda status: None))
     for config, figures in zip(configs[index:end], answer["configs"]):
         if figures["over_budget"]:
             stopped.add((config["mode"], config["workers_spec"]))

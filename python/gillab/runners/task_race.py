@@ -1,7 +1,8 @@
 """%%race's measurement in pure Python, shared by the kernel and by child interpreters.
 
-The kernel imports this module and passes `measure()` its native thread pool; a child
-interpreter (--python) runs `measure()` with `threading.Thread`. Both race the same generated
+The kernel imports this module and passes `measure()` its native tools (magics/core/runner),
+whose thread pool runs the workers; a child interpreter (--python) runs `measure()` with
+`threading.Thread`. Both race the same generated
 worker code, so "lost" means the same thing in both places. Runs on CPython 3.8+ (no imports
 beyond the standard library, no syntax newer than 3.8).
 
@@ -201,9 +202,25 @@ class StatementError(RuntimeError):
         self.__cause__ = error
 
 
-def measure(request, run_threads=python_threads, progress=None):
+NO_BUDGET_S = 1e9  # a race ends by itself or by interrupt
+
+
+def native_threads(tools):
+    """The kernel's native pool (tools.threads) as run_threads: the workers released together,
+    wall seconds from the release to the last one done; a worker's failure re-raised."""
+    def run_threads(workers, iterations):
+        run = tools.threads(lambda k: workers[k](iterations), len(workers), len(workers), NO_BUDGET_S)
+        if run["failed_job"] is not None:
+            raise RuntimeError("the statement raised in thread %d:\n%s" % (run["failed_job"], run["error"]))
+        return run["wall_s"]
+    return run_threads
+
+
+def measure(request, progress=None, tools=None):
     """request: cell, check, threads, iterations, runs, modes, batch, switch_interval_s (or None).
-    Returns the expected value and one record per run; the sequential reference run first."""
+    tools: the kernel's native ones; None in a child. Returns the expected value and one record
+    per run; the sequential reference run first."""
+    run_threads = native_threads(tools) if tools is not None else python_threads
     parts = split_cell(request["cell"], request.get("check"))
     threads, iterations = request["threads"], request["iterations"]
     runs, batch = request["runs"], request["batch"]
