@@ -50,8 +50,9 @@ def png_size(path):
 
 
 def markdown_headings(source):
-    """The text of each `#` heading line, as Lab's table of contents shows it."""
-    return [line.lstrip("#").strip() for line in source.splitlines()
+    """The text of each `#` heading line, as Lab's table of contents shows it (inline code
+    rendered, so without its backticks)."""
+    return [line.lstrip("#").strip().replace("`", "") for line in source.splitlines()
             if line.startswith("#") and line.lstrip("#").startswith(" ")]
 
 
