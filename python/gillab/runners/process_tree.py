@@ -40,12 +40,19 @@ def children(pid):
     return found
 
 
+def _read_proc(pid, name):
+    """/proc/PID/NAME's bytes, or None once the process is gone."""
+    try:
+        with open("/proc/%d/%s" % (pid, name), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def _state(pid):
     """The process's state letter ('R', 'S', 'Z', ...), 'X' once it is gone."""
-    try:
-        with open("/proc/%d/stat" % pid, "rb") as stat:
-            text = stat.read()
-    except OSError:
+    text = _read_proc(pid, "stat")
+    if text is None:
         return "X"
     after_name = text.rfind(b")")
     return chr(text[after_name + 2]) if 0 <= after_name < len(text) - 2 else "X"
@@ -68,11 +75,7 @@ def live_descendants(pid=None):
 
 
 def _is_multiprocessing_helper(pid):
-    try:
-        with open("/proc/%d/cmdline" % pid, "rb") as cmdline:
-            command = cmdline.read()
-    except OSError:
-        return False
+    command = _read_proc(pid, "cmdline") or b""
     return any(helper in command for helper in _MULTIPROCESSING_HELPERS)
 
 
