@@ -3,6 +3,8 @@
 #   make test   the same set-up, then the whole suite
 #   make free-threaded-python   CPython 3.13 with and without the GIL, built once per machine
 #               into $(GILLAB_CACHE)/cpython-3.13 (part of lab and test; about 10 minutes the first time)
+#   make sid-pythons   Debian unstable's CPython 3.14 and 3.15 in a minimal unstable root, made once per
+#               machine into $(GILLAB_CACHE)/debian-sid (part of lab and test; about a minute the first time)
 # The Lab front end (lab/) is built with npm (node 18+ on PATH); everything else comes from apt.
 # Everything runs with Debian's /usr/bin/python3, never pyenv's python3.
 
@@ -29,9 +31,9 @@ APT_PACKAGES := \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil python3-pytest-random-order \
 	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
-	chromium clang libclang-rt-14-dev valgrind bubblewrap
+	chromium clang libclang-rt-14-dev valgrind bubblewrap debootstrap
 
-.PHONY: all deps build free-threaded-python lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
+.PHONY: all deps build free-threaded-python sid-pythons lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -66,6 +68,11 @@ build: deps
 free-threaded-python: deps
 	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-free-threaded-python --no-wait
 
+# Debian unstable's binary python3.14 / python3.15 in their own root (run under bubblewrap); a
+# no-op once made. Failing (no network) or in progress elsewhere, it stops nothing: their tests skip.
+sid-pythons: deps
+	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-sid-pythons --no-wait
+
 unit-test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure
 
@@ -73,7 +80,7 @@ unit-test: build
 python-test: build
 	$(RUN_ENV) $(PYTEST) tests/python -q -rs
 
-kernel-test: build free-threaded-python
+kernel-test: build free-threaded-python sid-pythons
 	$(RUN_ENV) $(PYTEST) tests/kernel -q -rs
 
 client-test: build services-client lab-app
@@ -156,7 +163,7 @@ LOAD_KERNELS ?= 20
 load: build
 	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
-lab: build free-threaded-python lab-app
+lab: build free-threaded-python sid-pythons lab-app
 ifeq ($(EXECUTE),1)
 	mkdir -p $(BUILD_DIR)/notebooks
 	for nb in notebooks/*.ipynb; do \
