@@ -278,7 +278,9 @@ namespace gillab
                 blocks.push_back(std::move(b));
             });
             progress.update("done: " + std::to_string(configs.size() * blocks.size()) + " configurations measured");
-            return build_result(blocks, o);
+            Result result = build_result(blocks, o);
+            add_sandbox_notes(result.table.notes, o.targets);
+            return result;
         }
     }
 

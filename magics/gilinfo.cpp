@@ -25,7 +25,8 @@ namespace gillab
             result.table.title = "CPython interpreters on this machine (usable with --python)";
             result.table.columns = {{"executable", "executable", ""}, {"found_in", "found in", ""}, {"version", "version", ""},
                                     {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""},
-                                    {"python_gil_1", "PYTHON_GIL=1", ""}};
+                                    {"python_gil_1", "PYTHON_GIL=1", ""}, {"start_method", "default start method", ""},
+                                    {"switch_interval", "switch interval", ""}};
             nl::json found = nl::json::array();
             for (const std::string& executable : discover_interpreters())
             {
@@ -38,23 +39,29 @@ namespace gillab
                     entry["version"] = info.version;
                     entry["free_threaded_build"] = info.free_threaded_build;
                     entry["gil_enabled"] = info.gil_enabled;
+                    entry["default_start_method"] = info.raw.value("default_start_method", "");
+                    const nl::json interval = info.raw.value("switch_interval_s", nl::json());
+                    entry["switch_interval_ms"] = interval.is_number() ? nl::json(interval.get<double>() * 1e3) : nl::json();
                     // A free-threaded build can turn the GIL back on (for extensions not ready for it).
                     entry["gil_enabled_with_python_gil_1"] =
                         info.free_threaded_build ? nl::json(probe_interpreter(executable, {{"PYTHON_GIL", "1"}}).gil_enabled) : nl::json(true);
                     row.insert(row.end(), {info.version, info.free_threaded_build ? "yes" : "no", info.gil_enabled ? "on" : "off",
                                            !info.free_threaded_build ? "on (always)"
-                                           : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on" : "stays off"});
+                                           : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on" : "stays off",
+                                           entry["default_start_method"].get<std::string>(),
+                                           interval.is_number() ? Cell(ms_text(interval.get<double>() * 1e3)) : Cell()});
                 }
                 catch (const usage_error& error)
                 {
                     entry["error"] = error.what();
-                    row.insert(row.end(), {"did not answer", Cell(), Cell(), Cell()});
+                    row.insert(row.end(), {"did not answer", Cell(), Cell(), Cell(), Cell(), Cell()});
                 }
                 result.table.rows.push_back(row);
                 found.push_back(entry);
             }
-            result.table.notes = {"Searched: PATH, the project's builds (make free-threaded-python) and pyenv's versions. "
-                                  "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t)."};
+            result.table.notes = {"Searched: PATH, the project's builds (make free-threaded-python), Debian unstable's 3.14 and "
+                                  "3.15 (make sid-pythons; run under bubblewrap in their own root) and pyenv's versions. "
+                                  "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t, 3.14)."};
             result.data = {{"interpreters", found}};
             return result;
         }
@@ -112,9 +119,10 @@ namespace gillab
                            "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
                            "start methods. Returns a result whose fields (gil_enabled, switch_interval_ms, cpu_count, "
                            "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.\n\n"
-                           "With --interpreters: the CPythons on this machine (PATH, the project's builds, pyenv) with "
-                           "version, whether each is a free-threaded build, whether its GIL is on, and whether "
-                           "PYTHON_GIL=1 turns it back on; the result's interpreters field lists them.",
+                           "With --interpreters: the CPythons on this machine (PATH, the project's builds, Debian "
+                           "unstable's 3.14 / 3.15, pyenv) with version, whether each is a free-threaded build, whether "
+                           "its GIL is on, whether PYTHON_GIL=1 turns it back on, its default start method and switch "
+                           "interval; the result's interpreters field lists them.",
                            {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
                 &measure};
     }

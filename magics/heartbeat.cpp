@@ -451,7 +451,9 @@ namespace gillab
             {
                 all.push_back(turn.target.is_kernel ? run_in_kernel(call, turn, o) : run_under_child(call, turn, o));
             });
-            return heartbeat_result(all, o);
+            Result result = heartbeat_result(all, o);
+            add_sandbox_notes(result.table.notes, o.targets);
+            return result;
         }
     }
 

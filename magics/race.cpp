@@ -297,7 +297,9 @@ namespace gillab
                                                          {"result", run_task(turn.target, request(o, *call.cell), "race", turn.progress)}}});
             });
             progress.update("done");
-            return build_result(all, o);
+            Result result = build_result(all, o);
+            add_sandbox_notes(result.table.notes, o.targets);
+            return result;
         }
     }
 

@@ -595,7 +595,9 @@ namespace gillab
             }
             if (!call.args.positionals().empty())
                 throw usage_error("%switchinterval: give a value to set or --sweep to measure, not both");
-            return sweep_result(measure_all(o), o);
+            Result result = sweep_result(measure_all(o), o);
+            add_sandbox_notes(result.table.notes, o.targets);
+            return result;
         }
     }
 

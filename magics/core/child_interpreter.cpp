@@ -96,6 +96,8 @@ namespace gillab
         }
 
         std::string project_builds_folder() { return env_or("GILLAB_CACHE", "/var/cache/gillab") + "/cpython-3.13"; }
+        // Debian unstable's own interpreters (tools/build-sid-pythons), run with this root as / (bubblewrap).
+        std::string sid_root_folder() { return env_or("GILLAB_CACHE", "/var/cache/gillab") + "/debian-sid/root"; }
         std::string pyenv_versions_folder() { return env_or("PYENV_ROOT", env_or("HOME", "/root") + "/.pyenv") + "/versions"; }
 
         std::vector<std::string> path_folders() { return split(env_or("PATH", "/usr/bin:/bin"), ':'); }
@@ -107,6 +109,7 @@ namespace gillab
             // Default first: the free-threaded install also links python3.13 to python3.13t.
             folders.push_back(project_builds_folder() + "/default/bin");
             folders.push_back(project_builds_folder() + "/free-threaded/bin");
+            folders.push_back(sid_root_folder() + "/usr/bin");
             // Newest patch release first, so "python3.9" means the newest 3.9 pyenv has.
             std::vector<std::string> versions = list_directory(pyenv_versions_folder());
             std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) { return version_less(b, a); });
@@ -174,7 +177,7 @@ namespace gillab
                 for (const std::string& e : env) env_c.push_back(const_cast<char*>(e.c_str()));
                 env_c.push_back(nullptr);
 
-                const int failed = posix_spawn(&m_pid, argv[0].c_str(), &actions, &attributes, argv_c.data(), env_c.data());
+                const int failed = posix_spawnp(&m_pid, argv[0].c_str(), &actions, &attributes, argv_c.data(), env_c.data());
                 posix_spawn_file_actions_destroy(&actions);
                 posix_spawnattr_destroy(&attributes);
                 for (int fd : {in[0], err[1], out[1], result[1]}) if (fd >= 0) close(fd);
@@ -357,6 +360,34 @@ namespace gillab
             }
         };
 
+        // Binding the host's / or its system folders over the root's would break the root's Python
+        // (a cell's temp folder under /tmp is fine: the root's /tmp is a tmpfs of its own).
+        bool is_system_folder(const std::string& path)
+        {
+            if (path == "/" || path == "/tmp") return true;
+            for (const char* top : {"/usr", "/etc", "/lib", "/lib64", "/bin", "/sbin", "/proc", "/dev", "/sys"})
+            {
+                const std::string prefix = top;
+                if (path == prefix || path.rfind(prefix + "/", 0) == 0) return true;
+            }
+            return false;
+        }
+
+        // The folders a child in the root must see at their own paths: the runners, the cell's
+        // folder(s) (written to: multiprocessing's temp folders go there) and the working folder.
+        std::vector<std::string> sandbox_binds(const std::vector<std::string>& writable, const std::string& workdir)
+        {
+            std::vector<std::string> binds = {"--ro-bind", runners_directory(), runners_directory()};
+            for (const std::string& folder : writable)
+            {
+                if (!is_system_folder(folder)) binds.insert(binds.end(), {"--bind", folder, folder});
+            }
+            const std::string cwd = py::module_::import("os").attr("getcwd")().cast<std::string>();
+            if (!is_system_folder(cwd)) binds.insert(binds.end(), {"--ro-bind", cwd, cwd, "--chdir", cwd});
+            if (!workdir.empty() && !is_system_folder(workdir)) binds.insert(binds.end(), {"--chdir", workdir});  // bwrap keeps the last
+            return binds;
+        }
+
         std::string describe_exit(int status)
         {
             if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
@@ -408,8 +439,36 @@ namespace gillab
         return found;
     }
 
+    std::vector<std::string> interpreter_command(const std::string& executable, const std::vector<std::string>& writable,
+                                                 const std::string& workdir)
+    {
+        if (!runs_in_sid_root(executable)) return {executable};
+        std::vector<std::string> command = {"bwrap", "--bind", sid_root_folder(), "/", "--proc", "/proc", "--dev", "/dev",
+                                            "--tmpfs", "/tmp", "--die-with-parent"};
+        for (const std::string& bind : sandbox_binds(writable, workdir)) command.push_back(bind);
+        command.insert(command.end(), {"--", executable.substr(sid_root_folder().size())});
+        return command;
+    }
+
+    bool runs_in_sid_root(const std::string& executable)
+    {
+        return executable.rfind(sid_root_folder() + "/", 0) == 0;
+    }
+
+    void add_sandbox_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets)
+    {
+        for (const measurement_target& target : targets)
+        {
+            if (target.is_kernel || !runs_in_sid_root(target.info.executable)) continue;
+            notes.push_back(target.requested + ": Debian unstable's own " + target.info.version +
+                            ", run in its root file system (" + sid_root_folder() +
+                            ", make sid-pythons) under bubblewrap: same kernel and CPUs, its own libraries.");
+        }
+    }
+
     std::string interpreter_origin(const std::string& executable)
     {
+        if (runs_in_sid_root(executable)) return "Debian unstable root (bwrap)";
         if (executable.rfind(project_builds_folder() + "/", 0) == 0) return "project build";
         if (executable.rfind(pyenv_versions_folder() + "/", 0) == 0) return "pyenv";
         return "PATH";
@@ -428,7 +487,9 @@ namespace gillab
 
     interpreter_info probe_interpreter(const std::string& executable, const std::map<std::string, std::string>& env)
     {
-        child_process child({executable, "-s", runners_directory() + "/interpreter.py"}, env, true, false);
+        std::vector<std::string> command = interpreter_command(executable);
+        command.insert(command.end(), {"-s", runners_directory() + "/interpreter.py"});
+        child_process child(command, env, true, false);
         int status;
         try
         {
@@ -528,8 +589,11 @@ namespace gillab
                           const std::function<void(const std::string&)>& on_progress)
     {
         const std::string dir = runners_directory();
-        child_process child({target.info.executable, "-s", dir + "/child.py", std::to_string(result_fd_in_child)}, {},
-                            false, true);
+        std::vector<std::string> writable;
+        if (request.contains("folder") && request["folder"].is_string()) writable.push_back(request["folder"]);
+        std::vector<std::string> command = interpreter_command(target.info.executable, writable);
+        command.insert(command.end(), {"-s", dir + "/child.py", std::to_string(result_fd_in_child)});
+        child_process child(command, {}, false, true);
         nl::json sent = request;
         sent["progress"] = static_cast<bool>(on_progress);  // else the child sends the answer alone
         const int status = child.exchange(sent.dump(), 0, on_progress);

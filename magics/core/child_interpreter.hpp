@@ -48,15 +48,30 @@ namespace gillab
 
     // "kernel" (this process), a path, "python3.9", "3.9", "3.13t", "3.9.18":
     // PATH first, then the project's builds (GILLAB_CACHE, default
-    // /var/cache/gillab), then pyenv's versions. Empty `list`: the kernel
+    // /var/cache/gillab), then Debian unstable's 3.14 / 3.15 in the project's
+    // root file system there, then pyenv's versions. Empty `list`: the kernel
     // alone. Throws usage_error naming what was not found or not usable.
     std::vector<measurement_target> resolve_interpreters(const std::string& list, const std::string& magic);
 
     // Every CPython found on this machine (executables, real paths deduplicated).
     std::vector<std::string> discover_interpreters();
 
-    // Where an executable was found: "project build", "pyenv" or "PATH".
+    // Where an executable was found: "project build", "Debian unstable root (bwrap)", "pyenv" or "PATH".
     std::string interpreter_origin(const std::string& executable);
+
+    // Whether `executable` is one of Debian unstable's in the project's root file system
+    // (tools/build-sid-pythons): a child of it runs under bubblewrap with that root as /, the
+    // runners, the cell's folder and the working folder bound in at their own paths.
+    bool runs_in_sid_root(const std::string& executable);
+
+    // The command that starts `executable`: itself, or bubblewrap running it in that root, with
+    // `writable` folders bound in too, in `workdir` (one of them; default: the kernel's working
+    // folder). What the course's helpers use to run a script there.
+    std::vector<std::string> interpreter_command(const std::string& executable, const std::vector<std::string>& writable = {},
+                                                 const std::string& workdir = "");
+
+    // Adds to a magic's table notes one note per target measured that way.
+    void add_sandbox_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets);
 
     // What the kernel's own interpreter is, described as a probe describes a child.
     interpreter_info kernel_interpreter_info();

@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "budget.hpp"
+#include "child_interpreter.hpp"
 #include "runner.hpp"
 #include "py_result.hpp"
 #include "registry.hpp"
@@ -73,5 +74,7 @@ namespace gillab
             throw gillab::usage_error("no gillab magic named '" + name + "'");
         }, "name"_a);
         m.def("run", &gillab::run_magic, "name"_a, "line"_a, "cell"_a, "user_ns"_a);
+        m.def("interpreter_command", &gillab::interpreter_command, "executable"_a, "writable"_a = std::vector<std::string>{}, "workdir"_a = "",
+              "the argv that starts `executable` as the magics' --python does (bubblewrap for Debian unstable's)");
     }
 }

@@ -20,6 +20,20 @@ needs_free_threaded = pytest.mark.skipif(not os.path.exists(FREE_THREADED),
                                          reason="free-threaded CPython not built (make free-threaded-python)")
 needs_default_build = pytest.mark.skipif(not os.path.exists(DEFAULT_313),
                                          reason="the project's default CPython 3.13 not built (make free-threaded-python)")
+# Debian unstable's own 3.14 and 3.15 in the project's root file system (tools/build-sid-pythons).
+SID = os.path.join(os.environ.get("GILLAB_CACHE", "/var/cache/gillab"), "debian-sid")
+SID_PYTHONS = [os.path.join(SID, "root/usr/bin", name) for name in ("python3.14", "python3.15")]
+
+
+def _sid_missing():
+    if all(os.path.exists(python) for python in SID_PYTHONS):
+        return None
+    if os.path.exists(os.path.join(SID, "root.new")):
+        return "Debian unstable's python3.14 / python3.15 are still being set up (make sid-pythons, in %s)" % SID
+    return "Debian unstable's python3.14 / python3.15 not set up (make sid-pythons)"
+
+
+needs_sid_pythons = pytest.mark.skipif(_sid_missing() is not None, reason=_sid_missing() or "")
 needs_gil_child = pytest.mark.skipif(GIL_CHILD is None, reason="no second CPython with a GIL on this machine")
 
 

@@ -2,6 +2,7 @@
 keep what it printed: the lectures show the errors a child process reports."""
 
 import dataclasses
+import os
 import pathlib
 import subprocess
 import tempfile
@@ -34,19 +35,27 @@ class ChildRun:
         return "\n".join(text)
 
 
-def run_python(*args, python="/usr/bin/python3", cwd=None, timeout=120):
+def command(python, folder):
+    """The argv that starts `python` in `folder` (which holds its script) as the magics' --python
+    does: Debian unstable's 3.14 and 3.15 run under bubblewrap in their own root, `folder` bound in."""
+    import _gillab
+    return _gillab.interpreter_command(python, [str(folder)], str(folder))
+
+
+def run_python(*args, python="/usr/bin/python3", cwd=None, timeout=120, env=None):
     """Run `python args...` and return a `ChildRun` (its repr is what a student would read)."""
-    done = subprocess.run([python, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    argv = [*command(python, cwd or os.getcwd()), *args]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
     return ChildRun([python, *args], done.returncode, done.stdout, done.stderr)
 
 
-def run_file(source, python="/usr/bin/python3", name="script.py", files=None, timeout=120):
+def run_file(source, python="/usr/bin/python3", name="script.py", files=None, timeout=120, env=None):
     """Write `source` as `name` (and `files`, {name: text}, beside it) in a fresh folder and run it there."""
     with tempfile.TemporaryDirectory(prefix="gillab-child-") as folder:
         for other, text in (files or {}).items():
             pathlib.Path(folder, other).write_text(text)
         pathlib.Path(folder, name).write_text(source)
-        return run_python(name, python=python, cwd=folder, timeout=timeout)
+        return run_python(name, python=python, cwd=folder, timeout=timeout, env=env)
 
 
 SCRIPTS = pathlib.Path(__file__).with_name("child_scripts")
@@ -57,13 +66,12 @@ def run_json(python, script, *args, gil=None, timeout=60):
     `python` with `args`, PYTHON_GIL set to `gil` (unset when None); the JSON it printed, or
     None after printing one line on why (no answer in time, or the script failed)."""
     import json
-    import os
     env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
     if gil is not None:
         env["PYTHON_GIL"] = gil
     try:
-        done = subprocess.run([python, str(SCRIPTS / f"{script}.py"), *map(str, args)], capture_output=True,
-                              text=True, env=env, timeout=timeout)
+        done = subprocess.run([*command(python, SCRIPTS), f"{script}.py", *map(str, args)], capture_output=True,
+                              text=True, env=env, timeout=timeout, cwd=SCRIPTS)
     except subprocess.TimeoutExpired:
         print(f"{python}: no answer within {timeout} s (a very busy machine); its row is left out")
         return None

@@ -8,6 +8,18 @@ import platform
 import sys
 import sysconfig
 
+try:
+    from . import start_method  # as gillab.runners.interpreter, in the kernel
+except (ImportError, ValueError):  # run as a script from this folder (ValueError: Python 2's wording)
+    import start_method
+
+
+def _default_start_method():
+    try:
+        return start_method.current()
+    except AttributeError:  # before 3.4 multiprocessing had no start methods: always fork
+        return "fork"
+
 
 def describe():
     free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
@@ -22,6 +34,7 @@ def describe():
         "gil_enabled": bool(is_gil_enabled()) if is_gil_enabled else True,
         "switch_interval_s": sys.getswitchinterval() if hasattr(sys, "getswitchinterval") else None,
         "cpu_count": os.cpu_count() if hasattr(os, "cpu_count") else None,
+        "default_start_method": _default_start_method(),
     }
 
 
