@@ -145,12 +145,13 @@ sanitize: build
 	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
-bench: build
+bench: build free-threaded-python sid-pythons
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 	$(RUN_ENV) $(PYTHON) bench/gilbench_run_overhead
 	$(RUN_ENV) $(PYTHON) bench/fork_cost
 	$(RUN_ENV) $(PYTHON) bench/pure_python_speed
+	$(RUN_ENV) $(PYTHON) bench/interpreters
 	$(RUN_ENV) $(PYTHON) bench/probe_overhead
 	$(RUN_ENV) $(PYTHON) bench/gilwatch_overhead
 	$(RUN_ENV) $(PYTHON) bench/switchinterval_python
