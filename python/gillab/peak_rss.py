@@ -22,8 +22,10 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 def run_in_fresh_interpreter(executable, folder, module_name, mode, workers, jobs, start_method, timeout):
     """(figures, "") or (None, why there are none). `executable`: empty for this interpreter.
     subprocess.run kills the child on any exception, KeyboardInterrupt included."""
-    command = [executable or sys.executable, os.path.abspath(__file__), folder, module_name, mode,
-               str(workers), str(jobs), start_method]
+    import _gillab  # in the kernel only: how --python starts `executable` (bubblewrap for Debian unstable's)
+    here = os.path.dirname(os.path.abspath(__file__))
+    command = [*_gillab.interpreter_command(executable or sys.executable, [folder, here]), os.path.abspath(__file__),
+               folder, module_name, mode, str(workers), str(jobs), start_method]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:

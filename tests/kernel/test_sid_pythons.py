@@ -13,26 +13,22 @@ pytestmark = needs_sid_pythons
 CPU_JOB = "def job(i):\n    total = 0\n    for k in range(200_000):\n        total += k\n    return total + i\n"
 
 
-def rows_by_python(result):
+def measured_under_314_and_315(kernel, code):
+    """Runs a magic given --python 3.14,3.15: its rows, one block for each in that order, and the
+    notes that say where they ran. Returns the rows by their python label."""
+    result = kernel.execute(code, timeout=240)
     assert result.status == "ok", result.reply["content"]
     assert result.stream("stderr") == ""
-    rows = result.result_data()[RESULT_MIME]["rows"]
     by_python = {}
-    for row in rows:
+    for row in result.result_data()[RESULT_MIME]["rows"]:
         by_python.setdefault(row["python"], []).append(row)
-    return by_python
-
-
-def assert_one_block_each_for_314_and_315(by_python):
     labels = list(by_python)
     assert len(labels) == 2, labels
     assert labels[0].startswith("3.14.") and labels[0].endswith("(3.14)")
     assert labels[1].startswith("3.15.") and labels[1].endswith("(3.15)")
-
-
-def assert_notes_name_the_sandbox(result):
     text = result.value()
     assert "Debian unstable's own 3.14" in text and "Debian unstable's own 3.15" in text and "bubblewrap" in text
+    return result, by_python
 
 
 def test_gilinfo_interpreters_shows_forkserver_for_314_and_fork_for_the_kernel(kernel):
@@ -60,45 +56,33 @@ def test_gilinfo_interpreters_names_313t_gil_off(kernel):
 
 def test_gilbench_runs_threads_and_a_process_pool_under_314_and_315(kernel):
     # A process pool under 3.14's forkserver needs the cell's folder writable inside the root.
-    result = kernel.execute("%%gilbench --python 3.14,3.15 --modes sequential,threads,processes --workers 2 --jobs 2 "
-                            f"--repeats 1 --warmup 0 -o r\n{CPU_JOB}", timeout=240)
-    by_python = rows_by_python(result)
-    assert_one_block_each_for_314_and_315(by_python)
+    _, by_python = measured_under_314_and_315(kernel, "%%gilbench --python 3.14,3.15 --modes sequential,threads,processes "
+                                                      f"--workers 2 --jobs 2 --repeats 1 --warmup 0 -o r\n{CPU_JOB}")
     for rows in by_python.values():
         assert [row["mode"] for row in rows] == ["sequential", "threads", "processes"]
     assert kernel.eval("r.results_match") is True
     assert kernel.eval("r.wall('processes', 2, python='3.14') > 0")
     executables = kernel.eval("[i['interpreter']['executable'] for i in r.interpreters]")
     assert executables == ["/usr/bin/python3.14", "/usr/bin/python3.15"]  # as they see themselves, inside the root
-    assert_notes_name_the_sandbox(result)
 
 
 def test_race_gives_rows_under_314_and_315(kernel):
-    result = kernel.execute("%%race --python 3.14,3.15 --threads 2 --iterations 20000 --runs 1 --modes unlocked,lock -o r\n"
-                            "n = 0\nn += 1\n", timeout=240)
-    by_python = rows_by_python(result)
-    assert_one_block_each_for_314_and_315(by_python)
+    measured_under_314_and_315(kernel, "%%race --python 3.14,3.15 --threads 2 --iterations 20000 --runs 1 "
+                                       "--modes unlocked,lock -o r\nn = 0\nn += 1\n")
     assert kernel.eval("r.lost('lock', python='3.14')") == [0]
-    assert_notes_name_the_sandbox(result)
 
 
 def test_switchinterval_sweep_gives_rows_under_314_and_315(kernel):
-    result = kernel.execute("%switchinterval --sweep 5ms,1ms --duration 300ms --python 3.14,3.15 -o r", timeout=240)
-    by_python = rows_by_python(result)
-    assert_one_block_each_for_314_and_315(by_python)
+    _, by_python = measured_under_314_and_315(kernel, "%switchinterval --sweep 5ms,1ms --duration 300ms --python 3.14,3.15 -o r")
     assert all(len(rows) == 2 for rows in by_python.values())
     assert kernel.eval("r.handovers('1ms', python='3.15') > 0")
-    assert_notes_name_the_sandbox(result)
 
 
 def test_heartbeat_gives_rows_under_314_and_315_and_their_prints_arrive(kernel):
-    result = kernel.execute("%%heartbeat --python 3.14,3.15 -o hb\nimport sys, time\n"
-                            "print('beat from', sys.version_info[:2])\ntime.sleep(0.3)\n", timeout=240)
-    by_python = rows_by_python(result)
-    assert_one_block_each_for_314_and_315(by_python)
+    result, _ = measured_under_314_and_315(kernel, "%%heartbeat --python 3.14,3.15 -o hb\nimport sys, time\n"
+                                                   "print('beat from', sys.version_info[:2])\ntime.sleep(0.3)\n")
     assert "beat from (3, 14)" in result.stream("stdout") and "beat from (3, 15)" in result.stream("stdout")
     assert max(kernel.eval("hb.gaps(python='3.14')")) > 250
-    assert_notes_name_the_sandbox(result)
 
 
 def test_a_cell_reads_a_file_of_the_working_folder_under_314(kernel):

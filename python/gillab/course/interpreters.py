@@ -80,7 +80,7 @@ with ProcessPoolExecutor(max_workers=2) as pool:
 """
 
 
-def unguarded_runs(found, names=("3.13", "3.14")):
+def unguarded_runs(found, names=("3.11", "3.13", "3.14")):
     """{name: ChildRun} of a script that starts a pool at its top level, with no `__main__` guard,
     under each of `names` found, with that interpreter's default start method."""
     return {name: run_file(UNGUARDED, python=found[name]["executable"], name="no_guard.py", timeout=60)
