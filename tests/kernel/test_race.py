@@ -11,7 +11,7 @@ import pytest
 from pythons import FREE_THREADED, PYENV_39
 from result_bundle import RESULT_MIME
 
-CALL_VARIANT = "counter = 0\ndef plus_one(x):\n    return x + 1\ncounter = plus_one(counter)\n"
+CALL_VARIANT = "counter = 0\ndef one_more(value):\n    return value + 1\ncounter = one_more(counter)\n"
 
 
 def race(kernel, options, body, timeout=180):
@@ -56,7 +56,7 @@ def test_zero_lost_comes_with_the_reason_and_the_way_to_see_the_race(kernel):
     result = race(kernel, "--threads 1 --iterations 1000 --runs 1 --modes unlocked -o r", "counter = 0\ncounter += 1\n")
     assert result.status == "ok", result.reply["content"]
     explanation = kernel.eval("r.explanation")
-    assert "3.10" in explanation and "plus_one" in explanation and "--switch-interval" in explanation
+    assert "3.10" in explanation and "one_more" in explanation and "--switch-interval" in explanation
     assert explanation in result.value()
 
 
