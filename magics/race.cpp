@@ -38,6 +38,7 @@ namespace gillab
             std::string check;
             std::optional<double> switch_interval_s;
             std::vector<measurement_target> targets;
+            bool show_published = true;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -83,6 +84,7 @@ namespace gillab
                  {"batch", 'b', "N", "repetitions per lock acquisition in mode batch (default 1000)"},
                  {"check", 'c', "EXPR", "the number that counts the updates (default: from the last statement)"},
                  {"switch-interval", 's', "DURATION", "run under this switch interval (1us to 1s; restored after)"},
+                 no_published_option(),
                  python_option(),
                  output_option()});
         }
@@ -105,6 +107,7 @@ namespace gillab
                 check_switch_interval(*o.switch_interval_s, "%race --switch-interval");
             }
             o.targets = resolve_interpreters(args.text("python", ""), "race");
+            o.show_published = !args.has("no-published");
             return o;
         }
 
@@ -264,9 +267,12 @@ namespace gillab
                                         {"explanation", why}});
             }
             const nl::json published = published_for_magic("race");
-            result.table.notes.push_back(published["note"].get<std::string>());
-            for (const nl::json& rule : published["chart_rules"])
-                chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
+            if (o.show_published)
+            {
+                result.table.notes.push_back(published["note"].get<std::string>());
+                for (const nl::json& rule : published["chart_rules"])
+                    chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
+            }
             result.chart = chart;
 
             const nl::json& first = interpreters[0];
