@@ -12,7 +12,7 @@ she could have written herself.
 * `races`, `bytecode`, `asyncio_debug`, `plots`: the plumbing of single lectures.
 """
 
-from .runs import fastest, best_speedup, busy_note, cores_used
+from .runs import fastest, best_speedup, busy_note, cores_used, wall_at_least
 from .tables import table
 from .predictions import compare
 from .machine import describe, find_python
@@ -20,5 +20,5 @@ from .size import sized
 from .key_results import keep, load_all
 from .decisions import decision_table
 
-__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "table", "compare", "describe", "find_python",
+__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "describe", "find_python",
            "keep", "load_all", "decision_table", "sized"]
