@@ -48,6 +48,7 @@ namespace gillab
             double slow_s;
             double warmup_s;
             std::vector<measurement_target> targets;
+            bool show_published = true;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -79,6 +80,7 @@ namespace gillab
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
                  {"warmup", 0, "DURATION", "heartbeat time before the cell starts (default 50ms)"},
+                 no_published_option(),
                  python_option(),
                  output_option()},
                 1, "start|stop: the line form, a native probe across cells");
@@ -87,7 +89,8 @@ namespace gillab
         options read_options(const parsed_args& args)
         {
             return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0),
-                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}};
+                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {},
+                    !args.has("no-published")};
         }
 
         // ---- measure --------------------------------------------------------
@@ -317,7 +320,8 @@ namespace gillab
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
-            result.table.notes.push_back(published_for_magic("heartbeat")["note"].get<std::string>());
+            if (o.show_published)
+                result.table.notes.push_back(published_for_magic("heartbeat")["note"].get<std::string>());
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);

@@ -38,6 +38,7 @@ namespace gillab
             std::string check;
             std::optional<double> switch_interval_s;
             std::vector<measurement_target> targets;
+            bool show_published = true;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -57,7 +58,7 @@ namespace gillab
                 "len(...) of a container it appends/adds to, or --check EXPR. It must be a number that grows\n"
                 "with every repetition. Names the statement assigns are shared module globals, as in\n"
                 "`global counter`. The cell is self-contained (it also runs in other interpreters): names\n"
-                "from other cells are not visible; define helpers such as plus_one in the setup.\n\n"
+                "from other cells are not visible; define helpers such as one_more in the setup.\n\n"
                 "Modes (one row per run; 'x unlocked' is the wall time over the unlocked median):\n"
                 "  unlocked    the statement as written\n"
                 "  lock        a threading.Lock around every repetition (correct; pays for it per update)\n"
@@ -66,7 +67,7 @@ namespace gillab
                 "              the end (correct; no lock at all)\n\n"
                 "Why '0 lost' proves nothing on 3.10+: a thread gives up the GIL only at a call or a backward\n"
                 "jump, so a bare `counter += 1` is rarely split between its read and its write. A call between\n"
-                "them (counter = plus_one(counter)) makes the race visible, and a smaller --switch-interval then\n"
+                "them (counter = one_more(counter)) makes the race visible, and a smaller --switch-interval then\n"
                 "makes it show in shorter runs (alone, it cannot split a statement with no call inside); the\n"
                 "result explains this whenever it sees 0 lost. On a free-threaded build (GIL off) threads run\n"
                 "at once and lose updates without any switch.\n\n"
@@ -83,6 +84,7 @@ namespace gillab
                  {"batch", 'b', "N", "repetitions per lock acquisition in mode batch (default 1000)"},
                  {"check", 'c', "EXPR", "the number that counts the updates (default: from the last statement)"},
                  {"switch-interval", 's', "DURATION", "run under this switch interval (1us to 1s; restored after)"},
+                 no_published_option(),
                  python_option(),
                  output_option()});
         }
@@ -105,6 +107,7 @@ namespace gillab
                 check_switch_interval(*o.switch_interval_s, "%race --switch-interval");
             }
             o.targets = resolve_interpreters(args.text("python", ""), "race");
+            o.show_published = !args.has("no-published");
             return o;
         }
 
@@ -150,7 +153,7 @@ namespace gillab
                 return m.label + ": 0 lost does not make the statement thread-safe. Since 3.10 a thread hands over "
                        "the GIL only at a call or a backward jump (the loop's end), so a bare read-modify-write is "
                        "rarely split between its read and its write. Make the race visible: put a call between "
-                       "them (counter = plus_one(counter)); a small --switch-interval (50us) then makes short runs "
+                       "them (counter = one_more(counter)); a small --switch-interval (50us) then makes short runs "
                        "lose too, but alone it cannot split a statement that has no call inside.";
             }
             return m.label + ": 0 lost does not make the statement thread-safe: no thread switch fell between "
@@ -264,9 +267,12 @@ namespace gillab
                                         {"explanation", why}});
             }
             const nl::json published = published_for_magic("race");
-            result.table.notes.push_back(published["note"].get<std::string>());
-            for (const nl::json& rule : published["chart_rules"])
-                chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
+            if (o.show_published)
+            {
+                result.table.notes.push_back(published["note"].get<std::string>());
+                for (const nl::json& rule : published["chart_rules"])
+                    chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
+            }
             result.chart = chart;
 
             const nl::json& first = interpreters[0];

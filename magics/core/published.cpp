@@ -10,4 +10,9 @@ namespace gillab
         namespace py = pybind11;
         return py::module_::import("gillab.course.published").attr("for_magic")(magic).cast<nlohmann::json>();
     }
+
+    option_spec no_published_option()
+    {
+        return {"no-published", 0, "", "leave the published figures out of the table and chart (predict first)"};
+    }
 }

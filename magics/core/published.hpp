@@ -7,8 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "args.hpp"
+
 namespace gillab
 {
     // Call with the GIL held; an unknown magic is Python's KeyError.
     nlohmann::json published_for_magic(const std::string& magic);
+
+    // --no-published: the magic leaves the published figures out of its table and chart, so a
+    // lecture can ask for a prediction first and show them with its comparison.
+    option_spec no_published_option();
 }

@@ -172,9 +172,9 @@ CHART_CELLS = {
                 "    return sum(k * k for k in range(1_000_000))\n",
     "race": "%%race --threads 4 --iterations 50000 --runs 1\n"
             "counter = 0\n"
-            "def plus_one(x):\n"
-            "    return x + 1\n"
-            "counter = plus_one(counter)\n",
+            "def one_more(value):\n"
+            "    return value + 1\n"
+            "counter = one_more(counter)\n",
     "switchinterval": "%switchinterval --sweep 5ms,1ms,0.2ms --duration 0.5",
     "switchinterval-timeline": "%switchinterval --timeline --sweep 5ms,1ms --duration 0.3",
     "heartbeat": "%%heartbeat\n"

@@ -39,6 +39,14 @@ def test_asyncio_sleep_keeps_the_loop_ticking(kernel):
     assert kernel.eval("0.45 < hb.cell_s < 2")
 
 
+def test_no_published_leaves_the_published_rows_out_for_a_prediction_first(kernel):
+    shown = kernel.execute("%%heartbeat\nimport asyncio\nawait asyncio.sleep(0.05)\n", timeout=60)
+    held = kernel.execute("%%heartbeat --no-published\nimport asyncio\nawait asyncio.sleep(0.05)\n", timeout=60)
+    assert shown.status == held.status == "ok", held.reply["content"]
+    assert "published" in shown.value()
+    assert "published" not in held.value() and "published" not in held.result_data()["text/html"]
+
+
 def test_to_thread_keeps_the_loop_ticking(kernel):
     result = kernel.execute("%%heartbeat -o hb\nimport asyncio, time\nawait asyncio.to_thread(time.sleep, 0.5)\n",
                             timeout=60)

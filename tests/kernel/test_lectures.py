@@ -352,7 +352,8 @@ def test_lecture_6_says_what_is_missing_instead_of_measuring_it(tmp_path, monkey
     nb = nbformat.read(path, as_version=4)
     starts = [i for i, c in enumerate(nb.cells) if c.source.startswith(("## NumPy", "## Exercises"))]
     hide_numpy = nbformat.v4.new_code_cell(HIDE_NUMPY)
-    nb.cells = [nb.cells[1], hide_numpy] + nb.cells[starts[0]:starts[1]]
+    imports = next(c for c in nb.cells if c.cell_type == "code")  # the lecture's first code cell
+    nb.cells = [imports, hide_numpy] + nb.cells[starts[0]:starts[1]]
     monkeypatch.setenv("GILLAB_QUICK", "1")
     monkeypatch.setenv("GILLAB_CACHE", str(tmp_path / "no-builds"))
     NotebookClient(nb, kernel_name="gillab", timeout=300, allow_errors=True,

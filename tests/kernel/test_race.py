@@ -11,7 +11,7 @@ import pytest
 from pythons import FREE_THREADED, PYENV_39
 from result_bundle import RESULT_MIME
 
-CALL_VARIANT = "counter = 0\ndef plus_one(x):\n    return x + 1\ncounter = plus_one(counter)\n"
+CALL_VARIANT = "counter = 0\ndef one_more(value):\n    return value + 1\ncounter = one_more(counter)\n"
 
 
 def race(kernel, options, body, timeout=180):
@@ -41,6 +41,15 @@ def test_call_between_read_and_write_loses_updates_and_safe_modes_lose_none(kern
     assert progress and "done" in progress[-1]["content"]["data"]["text/plain"]
 
 
+def test_no_published_leaves_the_published_figures_out_for_a_prediction_first(kernel):
+    result = race(kernel, "--threads 2 --iterations 2000 --runs 1 --modes unlocked --no-published -o r", CALL_VARIANT)
+    assert result.status == "ok", result.reply["content"]
+    data = result.result_data()
+    assert "published" not in result.value() and "2,616,204" not in result.value()
+    assert "published" not in data["text/html"]
+    assert kernel.eval("r.lost('unlocked')") is not None
+
+
 def test_switch_interval_is_restored_after_the_run(kernel):
     kernel.ok("import sys; sys.setswitchinterval(0.002)")
     result = race(kernel, "--threads 2 --iterations 1000 --runs 1 --switch-interval 1us -o r", "n = 0\nn += 1\n")
@@ -56,7 +65,7 @@ def test_zero_lost_comes_with_the_reason_and_the_way_to_see_the_race(kernel):
     result = race(kernel, "--threads 1 --iterations 1000 --runs 1 --modes unlocked -o r", "counter = 0\ncounter += 1\n")
     assert result.status == "ok", result.reply["content"]
     explanation = kernel.eval("r.explanation")
-    assert "3.10" in explanation and "plus_one" in explanation and "--switch-interval" in explanation
+    assert "3.10" in explanation and "one_more" in explanation and "--switch-interval" in explanation
     assert explanation in result.value()
 
 

@@ -4,6 +4,7 @@ she could have written herself.
 * `runs`: figures from %%gilbench results (fastest run, speed-up, a busy-machine note);
 * `tables`: a list of rows as a Markdown table;
 * `predictions`: the student's guess beside the measurement and the published figure;
+* `size`: how much a lecture measures (`sized(full, short)`: short runs for graders and tests);
 * `machine`: sentences about this machine, from %gilinfo (never typed into the prose);
 * `key_results`: each lecture's key figures in a small JSON file beside the notebook;
 * `decisions`: the course-wide decision table from those files;
@@ -11,12 +12,13 @@ she could have written herself.
 * `races`, `bytecode`, `asyncio_debug`, `plots`: the plumbing of single lectures.
 """
 
-from .runs import fastest, best_speedup, busy_note, cores_used
+from .runs import fastest, best_speedup, busy_note, cores_used, wall_at_least
 from .tables import table
 from .predictions import compare
 from .machine import describe, find_python
+from .size import sized
 from .key_results import keep, load_all
 from .decisions import decision_table
 
-__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "table", "compare", "describe", "find_python",
-           "keep", "load_all", "decision_table"]
+__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "describe", "find_python",
+           "keep", "load_all", "decision_table", "sized"]

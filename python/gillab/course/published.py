@@ -133,7 +133,7 @@ def _race():
         "note": (f"published (Python 3.9.6, Apple M1 Pro; 3.11.4 under Rosetta 2): {race['threads']} threads x "
                  f"{_n(race['iterations'])} counter += 1 ended at {' / '.join(_n(n) for n in f39['in-place'])} of "
                  f"{_n(race['expected'])} on 3.9 ({low}-{high}% lost) and at {_n(f311['in-place'][0])} on 3.11; with a call "
-                 f"between read and write (counter = plus_one(counter)) 3.9 ended at {_n(f39['call'][0])} and 3.11 at "
+                 f"between read and write (counter = one_more(counter)) 3.9 ended at {_n(f39['call'][0])} and 3.11 at "
                  f"{_n(f311['call'][0])} of {_n(race['expected'])}; the Lock cost {u0}-{u1} s unlocked vs {l0:.2f}-{l1:.2f} s "
                  "locked on 3.9."),
         "chart_rules": [[f"published 3.9: {low}% lost", float(low)], [f"published 3.9: {high}% lost", float(high)]],

@@ -45,3 +45,15 @@ def busy_note(results, lead="", least_share=0.7):
         return ""
     return lead + (f"Note: the machine was busy during this measurement: sequential code got only {share:.2f} of "
             "a core, so speed-ups measured now understate what an idle machine gives. Rerun when it is quieter.")
+
+
+def wall_at_least(result, mode, workers_spec, jobs):
+    """(seconds, complete) for one configuration: its median wall time and True; or, when its run
+    outlived --budget (or was not started because a smaller job count already had), the budget and
+    False, a lower bound on what the run would have taken."""
+    for run in result.runs:
+        if run["mode"] == mode and str(run["workers_spec"]) == str(workers_spec) and run["jobs"] == jobs:
+            if run["over_budget"] or run["skipped"] or run["wall_s"] is None:
+                return result.budget_s, False
+            return run["wall_s"]["median"], True
+    raise KeyError(f"no run for {mode} with {workers_spec} workers and {jobs} jobs")

@@ -55,7 +55,7 @@ def magic_figures(source):
     if name == "gilbench":
         return PRESET_FIGURES.get(option("preset", "x"), set())
     if name in ("race", "heartbeat"):
-        return {name}
+        return set() if "--no-published" in words else {name}
     if name == "switchinterval":
         shown = {"latency_dial": "sleep", "yield_probe": "yield"}
         probe = option("probe", "p") or "sleep"
@@ -238,5 +238,8 @@ def test_the_reads_follow_names_and_count_a_magic_that_prints_the_figure():
     assert magic_figures("%gilbench --preset zlib --workers 1,2 {RUNS} -o z") == {"zlib"}
     assert magic_figures("%switchinterval --probe yield --load bigint 5ms") == {"yield_probe", "long_c_op"}
     assert magic_figures("%%gilbench --modes threads -o x\ndef job(i): pass") == set()
+    assert magic_figures("%%race --threads 4 -o r") == {"race"}
+    assert magic_figures("%%race --threads 4 --no-published -o r") == set()
+    assert magic_figures("%%heartbeat --no-published -o hb") == set()
     assert re.search(number_pattern(1.7), "1.70 s") and not re.search(number_pattern(1.7), "11.7 s")
     assert re.search(number_pattern(6000000), "6,000,000 additions") and not re.search(number_pattern(600), "6000")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gillab.course import best_speedup, busy_note, fastest
+from gillab.course import best_speedup, busy_note, fastest, wall_at_least
 
 
 class FakeBench:
@@ -29,3 +29,24 @@ def test_busy_note_only_when_sequential_code_lacked_a_core():
     assert busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.98})) == ""
     busy = busy_note(FakeBench({("sequential", 1, 8): 1.0}, cores={"sequential": 0.4}), lead="  ")
     assert busy.startswith("  Note: the machine was busy") and "0.40 of a core" in busy
+
+
+class BudgetedBench:
+    """A %%gilbench result's runs as the budget leaves them: timed, stopped, or skipped."""
+
+    budget_s = 15.0
+
+    def __init__(self, *runs):
+        self.runs = [{"mode": mode, "workers_spec": "per-job", "jobs": jobs, "over_budget": stopped,
+                      "skipped": skipped, "wall_s": None if stopped or skipped else {"median": wall, "min": wall}}
+                     for mode, jobs, wall, stopped, skipped in runs]
+
+
+def test_wall_at_least_gives_the_budget_as_a_lower_bound_for_a_stopped_or_skipped_run():
+    bench = BudgetedBench(("asyncio", 10_000, 0.4, False, False), ("threads", 1_000, 0.3, False, False),
+                          ("threads", 10_000, None, True, False), ("threads", 20_000, None, False, True))
+    assert wall_at_least(bench, "asyncio", "per-job", 10_000) == (0.4, True)
+    assert wall_at_least(bench, "threads", "per-job", 10_000) == (15.0, False)
+    assert wall_at_least(bench, "threads", "per-job", 20_000) == (15.0, False)
+    with pytest.raises(KeyError, match="no run for threads with per-job workers and 5 jobs"):
+        wall_at_least(bench, "threads", "per-job", 5)
