@@ -112,7 +112,7 @@ def grade_on_cluster(address, work, submissions_dir, source_dir, instructors, op
             future = _submit(client, batch, student, rel, restored, student_dir, source_files, options)
             items[future.key] = (student, rel), future
         try:
-            for future in as_completed([future for _, future in items.values()]):
+            for future in as_completed([future for _, future in items.values()], loop=client.loop):
                 (student, rel), _ = items[future.key]
                 if (student, rel) in grades:
                     continue  # one result per (student, notebook)
