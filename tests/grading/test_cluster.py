@@ -37,13 +37,7 @@ def write_class(folder, hostile):
     built = submissions.build(nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4), hostile)
     chosen = {name: built[name] for name in QUICK + HOSTILE} | {copy: built[of] for copy, of in COPIES.items()}
     subs = os.path.join(folder, "submitted")
-    for student, nb in chosen.items():
-        os.makedirs(os.path.join(subs, student))
-        if isinstance(nb, str):
-            with open(os.path.join(subs, student, "ps1.ipynb"), "w") as f:
-                f.write(nb)
-        elif nb is not None:
-            nbformat.write(nb, os.path.join(subs, student, "ps1.ipynb"))
+    submissions.write(chosen, subs)
     return subs
 
 
