@@ -29,6 +29,7 @@ APT_PACKAGES := \
 	xz-utils libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev \
 	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil python3-pytest-random-order \
+	python3-distributed python3-dask \
 	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
 	chromium clang libclang-rt-14-dev valgrind bubblewrap debootstrap

@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "core/cell_module.hpp"
+#include "core/cores.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
@@ -32,7 +33,6 @@ namespace gillab
 
         using gilbench::build_result;
         using gilbench::configuration;
-        using gilbench::cpu_count;
         using gilbench::interpreter_rows;
         using gilbench::measured;
         using gilbench::options;
@@ -139,7 +139,7 @@ namespace gillab
         long long resolve_workers(const std::string& spec, const std::string& mode, long long base_jobs)
         {
             if (spec == "per-job" || (spec == "default" && mode == "asyncio")) return base_jobs;
-            if (spec == "default") return mode == "processes" ? cpu_count() : std::min(32LL, cpu_count() + 4);
+            if (spec == "default") return mode == "processes" ? core_count() : std::min(32LL, core_count() + 4);
             return std::stoll(spec);
         }
 
@@ -282,11 +282,6 @@ namespace gillab
             add_sandbox_notes(result.table.notes, o.targets);
             return result;
         }
-    }
-
-    long long gilbench::cpu_count()
-    {
-        return py::module_::import("os").attr("cpu_count")().cast<long long>();
     }
 
     magic_definition gilbench_magic()

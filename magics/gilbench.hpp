@@ -84,7 +84,6 @@ namespace gillab
             std::map<long long, double> sequential_walls;  // by --jobs value
         };
 
-        long long cpu_count();
 
         // Runs every configuration with runners/task_gilbench.py, in this kernel
         // (its native thread pool and budget watchdog) or in a child of `target`:

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "core/cores.hpp"
 #include "core/figures.hpp"
 #include "core/number_format.hpp"
 #include "core/py_result.hpp"
@@ -20,7 +21,6 @@ namespace gillab
     namespace
     {
         using gilbench::configuration;
-        using gilbench::cpu_count;
         using gilbench::interpreter_rows;
         using gilbench::measured;
         using gilbench::options;
@@ -50,7 +50,7 @@ namespace gillab
             if (o.preset->cpu_bound && sequential_wall > 0 && c.mode != "sequential")
             {
                 const double work = sequential_wall * static_cast<double>(c.jobs) / static_cast<double>(c.base_jobs);
-                return work / static_cast<double>(std::min(parallel, cpu_count()));
+                return work / static_cast<double>(std::min(parallel, core_count()));
             }
             return std::nullopt;
         }
@@ -87,7 +87,8 @@ namespace gillab
         const preset_figures figures = o.preset && o.preset_job ? published_figures(*o.preset) : preset_figures{};
         Result result;
         result.magic = "gilbench";
-        const long long cpus = cpu_count();
+        const nl::json cores = usable_cores();
+        const long long cpus = cores["cores"];
         // One count reads "1 job"; several, "100 / 1,000 / 10,000 jobs" (a comma would split 1,000).
         std::string jobs_text;
         for (long long n : o.jobs) jobs_text += (jobs_text.empty() ? "" : " / ") + grouped(n);
@@ -208,8 +209,9 @@ namespace gillab
                 chart.series[found->second].rows.push_back(result.table.rows.size() - 1);
             }
         }
-        result.table.notes.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "CPU") +
-                                     ", CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
+        result.table.notes.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "core") +
+                                     " usable (set by " + cores["why"].get<std::string>() +
+                                     "), CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
         result.table.notes.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
         if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
             result.table.notes.push_back("workers default: the library's own default, here " +
@@ -248,6 +250,8 @@ namespace gillab
                        {"over_budget", over_budget},
                        {"budget_s", o.budget_s},
                        {"cpu_count", cpus},
+                       {"cores_limited_by", cores["limited_by"]},
+                       {"cores_why", cores["why"]},
                        {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
                        {"published_source", o.preset && o.preset_job ? nl::json(figures.source) : nl::json(nullptr)},
                        {"options", {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs},

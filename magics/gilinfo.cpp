@@ -78,6 +78,8 @@ namespace gillab
             const double switch_interval = facts["switch_interval_s"];
             const std::int64_t cpu_count = facts["cpu_count"];
             const std::int64_t usable_cpus = facts["usable_cpus"];
+            const std::int64_t affinity_cpus = facts["affinity_cpus"];
+            const std::string cores_why = facts["cores_why"];
             const std::int64_t pool_workers = facts["default_thread_pool_workers"];
             const std::string start_method = facts["default_start_method"];
             std::string all_methods;
@@ -97,8 +99,9 @@ namespace gillab
                     gil_enabled ? "one thread runs Python bytecode at a time" : "threads run Python bytecode in parallel"),
                 row("switch interval", ms_text(switch_interval * 1e3),
                     "how long a thread may hold the GIL before a waiting thread asks for it"),
-                row("CPUs", cpu_count, "os.cpu_count(): the ceiling for process speed-up"),
-                row("CPUs usable (affinity)", usable_cpus, "what this process may actually run on"),
+                row("CPUs on the machine", cpu_count, "os.cpu_count(): counts CPUs a container or taskset may not give you"),
+                row("CPUs in the affinity mask", affinity_cpus, "os.sched_getaffinity(0): the CPUs this process may run on"),
+                row("cores usable", usable_cpus, "set by " + cores_why + ": the ceiling for speed-up"),
                 row("default ThreadPoolExecutor workers", pool_workers,
                     "min(32, cpus + 4): a pool of this size caps concurrent waits"),
                 row("default start method", start_method, "how multiprocessing starts workers here"),
@@ -117,7 +120,9 @@ namespace gillab
                 arg_parser("gilinfo",
                            "Show what decides this interpreter's concurrency: version and build, whether the GIL is "
                            "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
-                           "start methods. Returns a result whose fields (gil_enabled, switch_interval_ms, cpu_count, "
+                           "start methods. The cores usable are the fewest of the affinity mask and the cgroup CPU quota, "
+                           "and the table says which set them. Returns a result whose fields (gil_enabled, "
+                           "switch_interval_ms, cpu_count, usable_cpus, cores_limited_by, cores_why, "
                            "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.\n\n"
                            "With --interpreters: the CPythons on this machine (PATH, the project's builds, Debian "
                            "unstable's 3.14 / 3.15, pyenv) with version, whether each is a free-threaded build, whether "

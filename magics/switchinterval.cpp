@@ -11,6 +11,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "core/child_interpreter.hpp"
+#include "core/cores.hpp"
 #include "core/figures.hpp"
 #include "core/gil_probe.hpp"
 #include "core/py_result.hpp"
@@ -227,7 +228,7 @@ namespace gillab
             return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3},
                     {"duration_s", o.duration_s},
                     {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()},
-                    {"cpu_count", py::module_::import("os").attr("cpu_count")().cast<long long>()},
+                    {"cpu_count", core_count()},
                     {"restored_interval_ms", switch_interval_s() * 1e3}};
         }
 

@@ -39,10 +39,12 @@ class Options:
     jobs: int = 1
     sandbox: str = "bubblewrap"  # or "off" (see sandbox.py)
     kernel_logs: str = ""  # a folder for each kernel's terminal output; "": kept nowhere
+    scheduler: str = ""  # a Dask scheduler's address: grade on its workers (cluster.py); "": here
 
 
-def _copy_regular_files(source, target, skip_notebooks=False):
-    """Copies regular files (no symlinks, devices or oversized files) from source into target."""
+def regular_files(source, skip_notebooks=False):
+    """(path, path relative to source) of the regular files under source that a grading copies:
+    no symlinks, devices, hidden folders or oversized files."""
     for root, dirs, files in os.walk(source):
         dirs[:] = [d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(root, d))]
         for name in files:
@@ -52,9 +54,14 @@ def _copy_regular_files(source, target, skip_notebooks=False):
                 continue
             if skip_notebooks and name.endswith(".ipynb"):
                 continue
-            dest = os.path.join(target, os.path.relpath(path, source))
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            shutil.copyfile(path, dest)
+            yield path, os.path.relpath(path, source)
+
+
+def _copy_regular_files(source, target, skip_notebooks=False):
+    for path, rel in regular_files(source, skip_notebooks):
+        dest = os.path.join(target, rel)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        shutil.copyfile(path, dest)
 
 
 def remove_tree(path):
@@ -87,18 +94,23 @@ def _read_submission(path):
     return nbformat.read(path, as_version=4)
 
 
-def grade_one(student, notebook, student_dir, instructor, source_dir, options, stop_event=None):
-    """Grades student_dir/notebook; returns (NotebookGrade, executed notebook or None).
-    Raises when grading itself fails (e.g. KernelStartError)."""
+def gradable(student, notebook, student_dir, instructor):
+    """(NotebookGrade, None) when student_dir/notebook cannot run (missing, unreadable); else
+    (None, (the notebook with its protected cells restored, the notes that restoring made))."""
     submission_path = os.path.join(student_dir, notebook)
     if not os.path.lexists(submission_path):
         return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "missing",
                                        ["no submission"]), None
     try:
-        nb, notes = restore.gradable_version(_read_submission(submission_path), instructor, notebook)
+        return None, restore.gradable_version(_read_submission(submission_path), instructor, notebook)
     except Exception as error:  # not JSON, not a notebook, not a file: the student's problem, reported
         return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "unreadable",
                                        [f"the notebook could not be read: {error}"]), None
+
+
+def run_gradable(student, notebook, nb, notes, student_dir, source_dir, options, stop_event=None):
+    """Runs a gradable notebook (see gradable) in its kernel on a copy of student_dir and of
+    source_dir's other files; returns (NotebookGrade, executed notebook)."""
     private = tempfile.mkdtemp(prefix="gillab-grade-")
     try:
         environ = dict(os.environ, MPLBACKEND="agg", **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
@@ -109,7 +121,7 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
         os.makedirs(os.path.join(host.work, os.path.dirname(notebook)), exist_ok=True)
         runner = NotebookRunner(options.kernel_name, host, options.limits, stop_event)
         report = runner.run(nb, guarded=fmt.is_test)
-        notes += report.notes
+        notes = notes + report.notes
         if report.processes_killed:
             notes.append(f"{report.processes_killed} leftover process(es) killed after the run")
         grade = gradebook.NotebookGrade(student, notebook, scoring.score_notebook(nb), "graded", notes,
@@ -119,6 +131,27 @@ def grade_one(student, notebook, student_dir, instructor, source_dir, options, s
         if options.kernel_logs:
             _keep_log(os.path.join(private, sandbox.KERNEL_LOG), options.kernel_logs, student, notebook)
         remove_tree(private)
+
+
+def failed_grade(student, notebook, instructor, why, sandbox_mode):
+    """The grader's fault, not the student's: every cell flagged "not graded", the batch goes on."""
+    cells = _unsubmitted_scores(instructor)
+    for cell in cells:
+        cell.reason = "not graded: grading failed"
+    return gradebook.NotebookGrade(student, notebook, cells, "failed", [f"grading failed: {why}"],
+                                   sandbox=sandbox_mode)
+
+
+def grade_one(student, notebook, student_dir, instructor, source_dir, options, stop_event=None):
+    """Grades student_dir/notebook; returns (NotebookGrade, executed notebook or None);
+    a failure of grading itself (e.g. KernelStartError) is a "failed" grade."""
+    try:
+        grade, restored = gradable(student, notebook, student_dir, instructor)
+        if grade is not None:
+            return grade, None
+        return run_gradable(student, notebook, *restored, student_dir, source_dir, options, stop_event)
+    except Exception as error:
+        return failed_grade(student, notebook, instructor, f"{type(error).__name__}: {error}", options.sandbox), None
 
 
 def _keep_log(log, folder, student, notebook):
@@ -135,51 +168,66 @@ def _keep_log(log, folder, student, notebook):
         out.write(tail)
 
 
-def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):
-    """Grades every student folder in submissions_dir against the notebooks of
-    source_dir; writes autograded notebooks, feedback pages and the gradebook
-    (grades.csv, grades.json) under out_dir; returns the NotebookGrades."""
-    notebooks = release.find_notebooks(source_dir)
+def instructor_notebooks(source_dir):
+    """{notebook path: instructor notebook} of source_dir, each validated (the first error raised)."""
     instructors = {}
-    for rel in notebooks:
+    for rel in release.find_notebooks(source_dir):
         nb = release.read_notebook(os.path.join(source_dir, rel))
         errors = fmt.validate(nb, rel)
         if errors:
             raise errors[0]
         instructors[rel] = nb
-    students = sorted(name for name in os.listdir(submissions_dir)
-                      if not name.startswith(".") and os.path.isdir(os.path.join(submissions_dir, name))
-                      and not os.path.islink(os.path.join(submissions_dir, name)))
-    work = [(s, rel) for s in students for rel in notebooks]
+    return instructors
+
+
+def students_of(submissions_dir):
+    return sorted(name for name in os.listdir(submissions_dir)
+                  if not name.startswith(".") and os.path.isdir(os.path.join(submissions_dir, name))
+                  and not os.path.islink(os.path.join(submissions_dir, name)))
+
+
+def _grade_here(work, submissions_dir, source_dir, instructors, options, graded):
+    """Each (student, notebook) of work in this machine's kernels, options.jobs at a time."""
     stop_event = threading.Event()
 
     def job(item):
         student, rel = item
-        try:
-            grade, executed = grade_one(student, rel, os.path.join(submissions_dir, student),
-                                        copy.deepcopy(instructors[rel]), source_dir, options, stop_event)
-        except Exception as error:  # the grader's fault, not the student's: flagged, the batch goes on
-            cells = _unsubmitted_scores(instructors[rel])
-            for cell in cells:
-                cell.reason = "not graded: grading failed"
-            grade, executed = gradebook.NotebookGrade(student, rel, cells, "failed",
-                                                      [f"grading failed: {type(error).__name__}: {error}"],
-                                                      sandbox=options.sandbox), None
-        _write_outputs(out_dir, grade, executed)
-        if on_graded is not None:
-            on_graded(grade)
+        grade, executed = grade_one(student, rel, os.path.join(submissions_dir, student),
+                                    copy.deepcopy(instructors[rel]), source_dir, options, stop_event)
+        graded(grade, executed)
         return grade
 
-    os.makedirs(out_dir, exist_ok=True)
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
         futures = [pool.submit(job, item) for item in work]
         try:
-            grades = [f.result() for f in futures]
+            return [f.result() for f in futures]
         except BaseException:
             stop_event.set()
             for f in futures:
                 f.cancel()
             raise
+
+
+def grade_batch(submissions_dir, source_dir, out_dir, options, on_graded=None):
+    """Grades every student folder in submissions_dir against the notebooks of
+    source_dir, here or (options.scheduler) on a Dask cluster; writes autograded
+    notebooks, feedback pages and the gradebook (grades.csv, grades.json) under
+    out_dir; returns the NotebookGrades."""
+    instructors = instructor_notebooks(source_dir)
+    work = [(s, rel) for s in students_of(submissions_dir) for rel in instructors]
+    os.makedirs(out_dir, exist_ok=True)
+
+    def graded(grade, executed):
+        _write_outputs(out_dir, grade, executed)
+        if on_graded is not None:
+            on_graded(grade)
+
+    if options.scheduler:
+        from . import cluster  # Dask only for a cluster run
+        grades = cluster.grade_on_cluster(options.scheduler, work, submissions_dir, source_dir, instructors,
+                                          options, graded)
+    else:
+        grades = _grade_here(work, submissions_dir, source_dir, instructors, options, graded)
     gradebook.write_csv(grades, os.path.join(out_dir, "grades.csv"))
     gradebook.write_json(grades, os.path.join(out_dir, "grades.json"))
     return grades

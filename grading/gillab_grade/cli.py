@@ -36,8 +36,9 @@ def _add_run_options(parser):
                         help="bytes of output kept per cell (default: 1000000)")
     parser.add_argument("--memory-limit", type=_positive(int), default=None, metavar="MB",
                         help="address-space limit of each kernel process, in MiB (default: none)")
-    parser.add_argument("--jobs", type=_positive(int), default=1,
-                        help="notebooks graded in parallel, each in its own kernel (default: 1)")
+    parser.add_argument("--jobs", type=_positive(int), default=None,
+                        help="notebooks graded in parallel, each in its own kernel (default: the cores this "
+                             "process may use, the fewer of its affinity mask and its cgroup CPU quota)")
     defaults = Limits()
     parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
                         help="run each kernel in a bubblewrap sandbox: auto (when this machine allows it), "
@@ -54,14 +55,19 @@ def _add_run_options(parser):
                              f"in memory (default: {defaults.disk_bytes // MIB})")
 
 
-def _sandbox_mode(choice, limits):
-    """bubblewrap or off; says loudly, in one line, when submissions will run unconfined."""
-    user = _user_name()
+def _sandbox_mode(choice, limits, scheduler=""):
+    """bubblewrap or off (on every worker of `scheduler`'s cluster, if given); says loudly, in one
+    line, when submissions will run unconfined."""
+    user = _user_name() if not scheduler else "the Dask workers' user"
     if choice == "off":
         print(f"gillab-grade: WARNING: --sandbox off: submissions run unconfined as {user}, with the network "
               "and every file that user can read in reach", file=sys.stderr, flush=True)
         return "off"
-    why = sandbox.probe(limits)
+    if scheduler:
+        from . import cluster  # Dask only for a cluster run
+        why = cluster.probe_workers(scheduler, limits)
+    else:
+        why = sandbox.probe(limits)
     if why is None:
         return "bubblewrap"
     if choice == "on":
@@ -84,9 +90,15 @@ def _options(args):
                     max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * MIB,
                     processes=args.process_limit, file_bytes=args.file_size_limit * MIB,
                     cpu_seconds=args.cpu_limit, disk_bytes=args.disk_limit * MIB)
-    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs,
-                             sandbox=_sandbox_mode(args.sandbox, limits),
+    scheduler = getattr(args, "scheduler", "")
+    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs or _usable_cores(),
+                             sandbox=_sandbox_mode(args.sandbox, limits, scheduler), scheduler=scheduler,
                              kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "")
+
+
+def _usable_cores():
+    from gillab.runners.cores import usable_cores  # installed beside this package
+    return usable_cores()["cores"]
 
 
 def _parser():
@@ -110,6 +122,10 @@ def _parser():
     p.add_argument("--kernel-logs", metavar="DIR", default="",
                    help="keep each kernel's terminal output (its last MiB) as DIR/<student>/<notebook>.log "
                         "(default: removed with the kernel's private folder)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default="",
+                   help="grade on the workers of the Dask cluster whose scheduler is ADDRESS (tcp://HOST:PORT), "
+                        "each notebook in a worker's own sandbox with these limits; --jobs is then the "
+                        "workers' threads (default: grade on this machine)")
     _add_run_options(p)
 
     p = commands.add_parser("check", help="validate and execute instructor notebooks both ways")

@@ -128,6 +128,10 @@ class RunReport:
     seconds: float = 0.0
 
 
+# Not nbclient 0.7's cell loop, measured (bench/grading_nbclient, docs/benchmarks.md): a kernel deaf to
+# SIGINT keeps nbclient waiting past its cell timeout, or with error_on_timeout every later cell times out
+# in that same kernel, and a dead kernel ends its run; here an interrupted cell gets a grace, then a
+# fresh kernel runs the remaining cells. Output caps and the process-limit watch act mid-cell too.
 class NotebookRunner:
     """Runs notebooks' code cells in kernels that `host` starts (a sandbox.Bubblewrap
     or sandbox.Unconfined): every process left when a kernel is replaced or

@@ -3,6 +3,7 @@ from the right answer to the hostile ones. Each is built from the released
 notebook by replacing solution cells' text (or worse)."""
 
 import copy
+import os
 import random
 
 import nbformat
@@ -199,6 +200,17 @@ def build(released, hostile=None):
                                              "display(HTML('<script>alert(1)</script>'))\nprint('<b>bold</b>')\n"
                                              + CORRECT_SQUARES),
     }
+
+
+def write(built, folder, name="ps1.ipynb"):
+    """build()'s class as folder/<student>/<name>: a notebook, raw text, or nothing handed in."""
+    for student, nb in built.items():
+        os.makedirs(os.path.join(folder, student))
+        if isinstance(nb, str):
+            with open(os.path.join(folder, student, name), "w") as f:
+                f.write(nb)
+        elif nb is not None:
+            nbformat.write(nb, os.path.join(folder, student, name))
 
 
 # (autograded score, manual points pending, status) per student; 6 autograded points in all.

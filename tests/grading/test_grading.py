@@ -153,13 +153,7 @@ def batch(workspace, released):
     hostile = {"peek": [os.path.join(subs, "correct", "ps1.ipynb"), os.path.join(SOURCE, "ps1.ipynb"),
                         os.path.join(grader_tmp, "gillab-grade-*", "*"), subs, workspace, "/home/*", "/root"],
                "port": listeners.port, "unix": listeners.unix_name, "scribble": outside}
-    for student, nb in submissions.build(student_nb, hostile).items():
-        os.makedirs(os.path.join(subs, student))
-        if isinstance(nb, str):
-            with open(os.path.join(subs, student, "ps1.ipynb"), "w") as f:
-                f.write(nb)
-        elif nb is not None:
-            nbformat.write(nb, os.path.join(subs, student, "ps1.ipynb"))
+    submissions.write(submissions.build(student_nb, hostile), subs)
     before = tree_digest(subs)
     out = os.path.join(workspace, "graded")
     try:

@@ -4,10 +4,11 @@ the course-wide decision table from the student's own figures."""
 
 import datetime
 import json
-import os
 import pathlib
 import platform
 import sys
+
+from ..runners.cores import usable_cores
 
 PATTERN = "lecture-{:02d}-key-results.json"
 
@@ -40,8 +41,8 @@ def keep(lecture, folder=".", **figures):
     if not isinstance(lecture, int) or not 1 <= lecture <= 99:
         raise ValueError(f"lecture must be a lecture number such as 2, not {lecture!r}")
     path = pathlib.Path(folder, PATTERN.format(lecture))
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    record = {"lecture": lecture, "python": platform.python_version(), "platform": sys.platform, "cpus": cpus,
+    record = {"lecture": lecture, "python": platform.python_version(), "platform": sys.platform,
+              "cpus": usable_cores()["cores"],
               "kept_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "figures": _plain(figures)}
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -8,7 +8,9 @@ def describe(info):
     cpus = info.usable_cpus
     gil = "with the GIL" if info.gil_enabled else "without a GIL (free-threaded)"
     cores = "1 CPU" if cpus == 1 else f"{cpus} CPUs"
-    text = (f"This kernel runs CPython {info.python_version} {gil}, and this process may use {cores}. "
+    why = getattr(info, "cores_why", "")
+    text = (f"This kernel runs CPython {info.python_version} {gil}, and this process may use {cores}"
+            f"{', set by ' + why if why else ''}. "
             f"The switch interval is {info.switch_interval_ms:g} ms. "
             f"A ThreadPoolExecutor() without max_workers gets {info.default_thread_pool_workers} workers here, "
             f"and a process pool starts its workers by {info.default_start_method} unless told otherwise.")

@@ -10,6 +10,7 @@ import sys
 
 from IPython.display import Markdown
 
+from ..runners.cores import usable_cores
 from .runs import best_speedup, busy_note, cores_used
 from .tables import table
 
@@ -90,7 +91,7 @@ def measure(sources, options):
 def jobs_table(runs, floats, passes, matrix, cpus=None):
     """The jobs' cores alone and speed-ups at 2 and 4 threads beside the ceiling of `cpus` cores,
     and a busy-machine note when the float job's sequential run got too little of a core."""
-    cpus = cpus or os.cpu_count()
+    cpus = cpus or usable_cores()["cores"]
     labels = {"floats": f"sin and sqrt in place, {passes} passes over {floats:,} floats",
               "objects": f"* and + on {floats // 10:,} Python floats (dtype=object)",
               "matmul": f"matrix product {matrix}x{matrix} (BLAS)"}
@@ -140,7 +141,7 @@ def blas_threads(matrix):
 
 def blas_table(found, cpus=None):
     """`blas_threads` as a table, and what its first row says about this BLAS and Python threads."""
-    cpus = cpus or os.cpu_count()
+    cpus = cpus or usable_cores()["cores"]
     shown = table(["BLAS thread variables in the child", "one product: wall (ms):", "cores used:"],
                   [("left unset" if label == "defaults" else "OPENBLAS/MKL/OMP_NUM_THREADS=1",
                     f["wall_s"] * 1000 if f else "no answer within 60 s", f["cores"] if f else None)

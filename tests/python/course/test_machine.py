@@ -11,6 +11,11 @@ def test_describe_and_find_python_read_gilinfo_results():
     text = describe(Info())
     assert "12 CPUs" in text and "16 workers" in text and "by fork" in text and "with the GIL" in text
 
+    class Contained(Info):
+        usable_cpus, cores_why = 1, "the cgroup CPU quota (/sys/fs/cgroup/cpu.max: 1 CPU)"
+
+    assert "may use 1 CPU, set by the cgroup CPU quota (/sys/fs/cgroup/cpu.max: 1 CPU)." in describe(Contained())
+
     class Found:
         interpreters = [{"version": "3.9.6", "executable": "/a/3.9.6"}, {"version": "3.9.18", "executable": "/b/3.9.18"},
                         {"version": "3.13.5", "executable": "/t", "free_threaded_build": True}]
