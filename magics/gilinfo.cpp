@@ -5,6 +5,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/registry.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -108,13 +109,7 @@ namespace gillab
         return {"gilinfo",
                 magic_kind::line,
                 arg_parser("gilinfo",
-                           "Show what decides this interpreter's concurrency: version and build, whether the GIL is "
-                           "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
-                           "start methods. Returns a result whose fields (gil_enabled, switch_interval_ms, cpu_count, "
-                           "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.\n\n"
-                           "With --interpreters: the CPythons on this machine (PATH, the project's builds, pyenv) with "
-                           "version, whether each is a free-threaded build, whether its GIL is on, and whether "
-                           "PYTHON_GIL=1 turns it back on; the result's interpreters field lists them.",
+                           manual("gilinfo"),
                            {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
                 &measure};
     }

@@ -24,6 +24,7 @@
 #include "core/runner.hpp"
 #include "core/stats.hpp"
 #include "heartbeat_python.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -56,25 +57,7 @@ namespace gillab
         {
             return arg_parser(
                 "heartbeat",
-                "Measure how late an event loop and the GIL let things run while a cell runs.\n\n"
-                "  %%heartbeat            run the cell with two probes and report how late they ticked\n"
-                "  %heartbeat start       start the native GIL probe and keep it across cells\n"
-                "  %heartbeat stop        stop it and report the whole span\n\n"
-                "The cell runs in its own asyncio event loop and may use top-level await (await handler()).\n"
-                "A heartbeat task in that loop wants to wake every --every (10 ms): a gap much longer than\n"
-                "that means something blocked the loop (time.sleep, a CPU-bound call, a synchronous driver).\n"
-                "Callbacks that hold the loop longer than --slow (100 ms) are flagged, as asyncio's debug mode\n"
-                "does (the flags are result fields, never stderr). The heartbeat starts --warmup (50 ms)\n"
-                "before the cell, so the table has a baseline. Meanwhile a native C++ thread asks for the GIL\n"
-                "every --probe-every (1 ms) and records how long each acquisition waited and held it: the\n"
-                "share of time spent waiting for the GIL, its distribution and the longest wait.\n"
-                "--python 3.13,3.13t runs the cell in child interpreters too, one after another (kernel is\n"
-                "this kernel; a child's cell sees none of the kernel's names). A child has no native probe: a\n"
-                "Python thread wakes every --probe-every instead and can stamp the clock only once it holds the\n"
-                "GIL again, so its waits include the OS wake-up (coarser; see gil_probe_limit).\n"
-                "The result object (-o NAME) has rows, gaps(), gil_waits(), max_gap_ms, ticks, cell_s,\n"
-                "gil_wait_ratio, slow_callbacks, interpreters, to_dict() and to_dataframe(); gaps() and\n"
-                "gil_waits() take python= to pick an interpreter ('3.13t', 'kernel').",
+                manual("heartbeat"),
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
