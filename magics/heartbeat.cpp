@@ -2,9 +2,9 @@
 // task in the cell's own event loop that wants to wake every N ms (the cell
 // may `await`), and the native GIL probe that asks for the GIL every M ms.
 // %heartbeat start / stop keeps the native probe across cells. With --python
-// the cell also runs in child interpreters (heartbeat_python.hpp), where a
-// Python probe thread stands in for the native one.
-// Reads as: parse -> measure -> result.
+// the cell also runs in child interpreters, where a Python probe thread
+// stands in for the native one. Reads as: parse -> measure (runners/
+// task_heartbeat.py through run_task, in the kernel or a child) -> result.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,10 +20,10 @@
 #include "core/number_format.hpp"
 #include "core/published.hpp"
 #include "core/py_result.hpp"
+#include "core/python_probe.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
 #include "core/stats.hpp"
-#include "heartbeat_python.hpp"
 #include "manual.hpp"
 
 namespace gillab
@@ -378,30 +378,40 @@ namespace gillab
             throw usage_error("%heartbeat: bad action '" + action.substr(0, 40) + "'; accepted: start, stop");
         }
 
-        heartbeat_run run_in_kernel(const magic_call& call, const interpreter_turn& turn, const options& o)
+        nl::json request(const magic_call& call, const options& o, std::size_t capacity)
         {
-            heartbeat_run run{turn.target, turn.label, {}, {}};
-            gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
-            probe.start();
-            py::dict outcome = py::module_::import("gillab.runners.task_heartbeat")
-                                   .attr("run_cell")(*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
-            probe.stop();
-            run.cell = make_cell_run(steady_ns(probe.started_at()), outcome["start"].cast<std::int64_t>(),
-                                     outcome["cell_start"].cast<std::int64_t>(), outcome["cell_end"].cast<std::int64_t>(),
-                                     outcome["ticks"].cast<std::vector<std::int64_t>>(),
-                                     outcome["slow"].cast<std::vector<std::string>>());
-            run.gil = native_record(probe);
-            return run;
+            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s},
+                    {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}};
         }
 
-        heartbeat_run run_under_child(const magic_call& call, const interpreter_turn& turn, const options& o)
+        // The runner's times, in ns since `origin`.
+        cell_run cell_of(const nl::json& answer, std::int64_t origin)
+        {
+            return make_cell_run(origin, answer.at("start_ns").get<std::int64_t>(), answer.at("cell_start_ns").get<std::int64_t>(),
+                                 answer.at("cell_end_ns").get<std::int64_t>(), answer.at("ticks_ns").get<std::vector<std::int64_t>>(),
+                                 answer.at("slow").get<std::vector<std::string>>());
+        }
+
+        // One interpreter's turn through runners/task_heartbeat.py, as every magic's: in the kernel
+        // the cell runs in the user's namespace beside the native probe, which is read here after;
+        // in a child beside a Python probe thread, whose report comes back with the times.
+        heartbeat_run run_turn(const magic_call& call, const interpreter_turn& turn, const options& o)
         {
             heartbeat_run run{turn.target, turn.label, {}, {}};
-            child_heartbeat child = heartbeat_in_child(turn.target, {*call.cell, o.every_s, o.warmup_s, o.slow_s, o.probe_every_s,
-                                                                child_probe_capacity});
-            run.cell = make_cell_run(0, child.start_ns, child.cell_start_ns, child.cell_end_ns, child.ticks_ns,
-                                     std::move(child.slow_callbacks));
-            run.gil = {false, child.probe.every_s, std::move(child.probe.samples), child.probe.summary};
+            if (!turn.target.is_kernel)
+            {
+                const nl::json answer = run_task(turn.target, request(call, o, child_probe_capacity), "heartbeat");
+                python_probe_record probe = read_python_probe(answer.at("probe"));
+                run.cell = cell_of(answer, 0);
+                run.gil = {false, probe.every_s, std::move(probe.samples), probe.summary};
+                return run;
+            }
+            py::object native = py::type::of<gil_probe>()("sleep", o.probe_every_s, probe_capacity);
+            const nl::json answer = run_task(turn.target, request(call, o, probe_capacity), "heartbeat", {},
+                                             py::dict("namespace"_a = call.user_ns, "gil_probe"_a = native));
+            const gil_probe& probe = native.cast<const gil_probe&>();
+            run.cell = cell_of(answer, steady_ns(probe.started_at()));
+            run.gil = native_record(probe);
             return run;
         }
 
@@ -432,7 +442,7 @@ namespace gillab
             std::vector<heartbeat_run> all;
             for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn)
             {
-                all.push_back(turn.target.is_kernel ? run_in_kernel(call, turn, o) : run_under_child(call, turn, o));
+                all.push_back(run_turn(call, turn, o));
             });
             return heartbeat_result(all, o);
         }
