@@ -233,6 +233,57 @@ namespace gillab
             return part;
         }
 
+        std::vector<Column> heartbeat_columns(bool per_interpreter, double slow_ms)
+        {
+            std::vector<Column> columns;
+            if (per_interpreter) columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
+            columns.insert(columns.end(), {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
+                                           {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
+                                           {"over_slow", "over " + ms_text(slow_ms), ""}});
+            return columns;
+        }
+
+        // The heartbeat's figures of one run, the table's and the JSON's.
+        struct tick_figures
+        {
+            summary gaps;
+            double p95;
+            double cell_s;
+        };
+
+        tick_figures ticks_of(const cell_run& cell)
+        {
+            return {summarize(cell.gaps_ms), quantile(cell.gaps_ms, 0.95), (cell.cell_end_ms - cell.cell_start_ms) * 1e-3};
+        }
+
+        Row tick_row(const cell_run& cell, const tick_figures& f, const std::vector<Cell>& lead, const options& o)
+        {
+            const double slow_ms = o.slow_s * 1e3;
+            const auto over = std::count_if(cell.gaps_ms.begin(), cell.gaps_ms.end(), [&](double g) { return g > slow_ms; });
+            Row row = lead;
+            row.insert(row.end(), {"event-loop ticks (asyncio task)", o.every_s * 1e3,
+                                   static_cast<std::int64_t>(cell.gaps_ms.size()), f.gaps.median, f.p95, f.gaps.max,
+                                   static_cast<std::int64_t>(over)});
+            return row;
+        }
+
+        nl::json interpreter_record(const heartbeat_run& run, const tick_figures& f, const nl::json& gil)
+        {
+            const cell_run& cell = run.cell;
+            const gil_probe_summary& s = run.gil.summary;
+            return {{"python", run.label}, {"requested", run.target.requested},
+                    {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
+                    {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
+                    {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(f.gaps.median)},
+                    {"p95_gap_ms", number_or_null(f.p95)}, {"max_gap_ms", number_or_null(f.gaps.max)},
+                    {"cell_s", f.cell_s}, {"cell_start_ms", cell.cell_start_ms},
+                    {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
+                    {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
+                    {"max_gil_wait_ms", s.max_wait_ms},
+                    {"gil_probe", run.gil.native ? "native" : "python thread"},
+                    {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}};
+        }
+
         Result heartbeat_result(const std::vector<heartbeat_run>& all, const options& o)
         {
             Result result;
@@ -244,11 +295,7 @@ namespace gillab
             result.table.title = per_interpreter
                 ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
                 : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
-            if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
-            result.table.columns.insert(result.table.columns.end(),
-                                        {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
-                                         {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
-                                         {"over_slow", "over " + ms_text(slow_ms), ""}});
+            result.table.columns = heartbeat_columns(per_interpreter, slow_ms);
             Chart chart;
             chart.kind = Chart::Kind::lines;
             chart.title = "Gaps between heartbeat ticks and GIL waits over time";
@@ -259,44 +306,21 @@ namespace gillab
             nl::json interpreters = nl::json::array();
             for (const heartbeat_run& run : all)
             {
-                const cell_run& cell = run.cell;
                 const std::string prefix = per_interpreter ? run.label + ": " : "";
-                const summary gaps = summarize(cell.gaps_ms);
-                const double p95 = quantile(cell.gaps_ms, 0.95);
-                const double cell_s = (cell.cell_end_ms - cell.cell_start_ms) * 1e-3;
+                const tick_figures f = ticks_of(run.cell);
                 std::vector<Cell> lead;
-                if (per_interpreter) lead = {run.label, cell_s};
-                const auto over = std::count_if(cell.gaps_ms.begin(), cell.gaps_ms.end(), [&](double g) { return g > slow_ms; });
-                std::vector<Cell> row = lead;
-                row.insert(row.end(), {"event-loop ticks (asyncio task)", o.every_s * 1e3,
-                                       static_cast<std::int64_t>(cell.gaps_ms.size()), gaps.median, p95, gaps.max,
-                                       static_cast<std::int64_t>(over)});
-                result.table.rows.push_back(row);
-                chart.series.push_back(thin(per_interpreter ? "event-loop gap, " + run.label : "event-loop gap", cell.tick_ms,
-                                            cell.gaps_ms));
-                nl::json gil = gil_part(run.gil, probe_name(run.gil, run.target.info.gil_enabled), prefix, lead, slow_ms,
-                                        result, chart);
-                for (const std::string& message : cell.slow_callbacks)
-                {
+                if (per_interpreter) lead = {run.label, f.cell_s};
+                result.table.rows.push_back(tick_row(run.cell, f, lead, o));
+                chart.series.push_back(thin(per_interpreter ? "event-loop gap, " + run.label : "event-loop gap", run.cell.tick_ms,
+                                            run.cell.gaps_ms));
+                const nl::json gil = gil_part(run.gil, probe_name(run.gil, run.target.info.gil_enabled), prefix, lead, slow_ms,
+                                              result, chart);
+                for (const std::string& message : run.cell.slow_callbacks)
                     result.table.notes.push_back(prefix + "SLOW CALLBACK (as asyncio debug mode reports it): " + message.substr(0, 200));
-                }
-                const gil_probe_summary& s = run.gil.summary;
-                interpreters.push_back({{"python", run.label}, {"requested", run.target.requested},
-                                        {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
-                                        {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
-                                        {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(gaps.median)},
-                                        {"p95_gap_ms", number_or_null(p95)}, {"max_gap_ms", number_or_null(gaps.max)},
-                                        {"cell_s", cell_s}, {"cell_start_ms", cell.cell_start_ms},
-                                        {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
-                                        {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
-                                        {"max_gil_wait_ms", s.max_wait_ms},
-                                        {"gil_probe", run.gil.native ? "native" : "python thread"},
-                                        {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}});
+                interpreters.push_back(interpreter_record(run, f, gil));
             }
             if (std::any_of(all.begin(), all.end(), [](const heartbeat_run& run) { return !run.gil.native; }))
-            {
                 result.table.notes.push_back(std::string("child interpreters: ") + python_probe_limit);
-            }
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
