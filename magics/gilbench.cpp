@@ -13,6 +13,7 @@
 #include "core/runner.hpp"
 #include "core/stats.hpp"
 #include "gilbench.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -44,41 +45,7 @@ namespace gillab
         {
             return arg_parser(
                 "gilbench",
-                "Time one cell's work run sequentially, in threads, in processes and under asyncio.\n\n"
-                "The cell says what one job is, in either form:\n"
-                "  * define `def job(i)` (and/or `async def ajob(i)` for asyncio); everything else in the cell\n"
-                "    is setup that runs once. Jobs are job(0) .. job(N-1); their return values are compared\n"
-                "    across modes.\n"
-                "  * or write no function at all: the cell body itself is one job (with `i` defined).\n"
-                "The cell runs as its own module: import what it needs inside the cell; names from other\n"
-                "cells are not visible. Process pools start from a fresh process of the kernel's interpreter,\n"
-                "as a script's would, which imports the cell too (a pool forked from the kernel would copy\n"
-                "the notebook's memory in every start-up).\n\n"
-                "Each configuration runs --warmup times unmeasured, then --repeats times. Wall time runs from\n"
-                "the moment all workers are released (pool start-up included unless --startup apart) to the\n"
-                "last result; CPU time is user+system of the process that ran the jobs (the kernel, or the\n"
-                "pool's fresh process) and its reaped children, so threads on pure-Python work show about\n"
-                "one core and processes show many. Speed-up is throughput\n"
-                "against sequential with the same --jobs. The result object (-o NAME) has rows,\n"
-                "wall(mode, workers, jobs=None, python=None), cpu(...), speedup(...), peak_rss_mib(...),\n"
-                "best(python=None), interpreters, to_dict() and to_dataframe(); workers is a count or\n"
-                "'default' / 'per-job'; python picks an interpreter as --python named it (default: the first).\n\n"
-                "--python kernel,3.13,3.13t runs the same jobs under each interpreter, each other than the\n"
-                "kernel in a child process that imports the cell (its prints reach the notebook), and adds\n"
-                "their rows, named by version, build and GIL state; speed-up is against each interpreter's\n"
-                "own sequential run. In a child, threads are threading.Thread workers released together\n"
-                "(the kernel uses its native pool). On the free-threaded 3.13t (GIL off) CPU-bound threads\n"
-                "scale with the cores; on the default 3.13 they do not.\n\n"
-                "Examples:\n"
-                "  %%gilbench --modes sequential,threads,processes --workers 1,2,4 -o r\n"
-                "  def job(i):\n"
-                "      return sum(k * k for k in range(1_000_000))\n\n"
-                "  %gilbench --preset cpu --python 3.13,3.13t --modes sequential,threads\n\n"
-                "  %%gilbench --modes threads,asyncio --workers default,per-job --jobs 100,1000 --memory\n"
-                "  import asyncio, time\n"
-                "  def job(i): time.sleep(0.1)\n"
-                "  async def ajob(i): await asyncio.sleep(0.1)\n\n" +
-                    gilbench_presets_help(),
+                manual("gilbench", {{"presets", gilbench_presets_help()}}),
                 {{"preset", 'p', "NAME", "one of the course's tables: " + join_names(gilbench_preset_names()) +
                                              " (see Presets above)"},
                  {"modes", 'm', "MODE,...", "sequential, threads, processes, asyncio (default: all that the cell supports)"},

@@ -1,8 +1,7 @@
-// The course's published %%gilbench tables as presets: for each, the options
-// that reproduce the table and the physical limit of each row. The job (used
-// when the cell is empty) is a Python file of gillab/preset_jobs/, and the
-// published figures and their source come from gillab/course/published.json
-// (published_figures): neither is typed in here.
+// The course's published %%gilbench tables as presets. Each preset lives in
+// gillab/preset_jobs/ alone (presets.json: summary, options, physical limit;
+// job_NAME.py: its job), read once; the published figures and their source
+// come from gillab/course/published.json (published_figures). Here: the lookups.
 #pragma once
 
 #include <optional>
@@ -30,6 +29,7 @@ namespace gillab
         // CPU-bound work can't go faster than one core per worker.
         std::optional<double> wait_s;
         bool cpu_bound = false;
+        std::string job;         // the cell run when the student writes none
     };
 
     struct preset_figures
@@ -41,9 +41,10 @@ namespace gillab
     const std::vector<gilbench_preset>& gilbench_presets();
     // The preset's published figures, from gillab.course.published (call with the GIL held).
     preset_figures published_figures(const gilbench_preset& preset);
-    // The cell when the student writes none, from gillab.preset_jobs (GIL held).
+    // The cell when the student writes none (read with the presets).
     std::string preset_job_source(const gilbench_preset& preset);
     const gilbench_preset* find_gilbench_preset(const std::string& name);
     std::vector<std::string> gilbench_preset_names();
+    // The presets as %gilbench? lists them (gillab.preset_jobs.listing; GIL held).
     std::string gilbench_presets_help();
 }

@@ -5,6 +5,7 @@
 #include "core/child_interpreter.hpp"
 #include "core/figures.hpp"
 #include "core/registry.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -118,16 +119,7 @@ namespace gillab
         return {"gilinfo",
                 magic_kind::line,
                 arg_parser("gilinfo",
-                           "Show what decides this interpreter's concurrency: version and build, whether the GIL is "
-                           "on, the switch interval, CPUs, the default thread pool size and the multiprocessing "
-                           "start methods. The cores usable are the fewest of the affinity mask and the cgroup CPU quota, "
-                           "and the table says which set them. Returns a result whose fields (gil_enabled, "
-                           "switch_interval_ms, cpu_count, usable_cpus, cores_limited_by, cores_why, "
-                           "default_thread_pool_workers, default_start_method, ...) exercise cells can assert on.\n\n"
-                           "With --interpreters: the CPythons on this machine (PATH, the project's builds, Debian "
-                           "unstable's 3.14 / 3.15, pyenv) with version, whether each is a free-threaded build, whether "
-                           "its GIL is on, whether PYTHON_GIL=1 turns it back on, its default start method and switch "
-                           "interval; the result's interpreters field lists them.",
+                           manual("gilinfo"),
                            {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
                 &measure};
     }

@@ -20,6 +20,7 @@
 #include "core/registry.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -51,48 +52,7 @@ namespace gillab
         {
             return arg_parser(
                 "gilwatch",
-                "Watch who holds the GIL, thread by thread, while a cell runs.\n\n"
-                "  %%gilwatch           run the cell and report each thread's time holding the GIL\n"
-                "  %gilwatch start      start watching and keep watching across cells\n"
-                "  %gilwatch stop       stop and report the whole span\n\n"
-                "A native thread reads CPython 3.11's own GIL state (_PyRuntime.ceval.gil: whether it is held,\n"
-                "the holder's thread state, the switch counter) every --period without taking the GIL, so the\n"
-                "cell runs as it would unwatched. The default period is the switch interval / 5, within 50 us\n"
-                "to 1 ms (1 ms at CPython's 5 ms): a thread that wants the GIL forces a hand-over only after\n"
-                "waiting one interval, so contending threads' turns last about an interval, and hand-overs need\n"
-                "no sampling (the switch counter counts each). Each holder is matched to its Python thread\n"
-                "(name and ident, threads that ended included) through thread-state ids recorded with the GIL\n"
-                "held; a holder it cannot prove stays 'unattributed'. Per thread: time holding the GIL and its\n"
-                "share of the cell's wall time, turns (stretches of holding with no hand-over), median and\n"
-                "longest turn, and time waiting for the GIL. Overall: hand-overs (exact), the share of time\n"
-                "nobody held the GIL, the share during which a waiting thread had asked the holder to drop it,\n"
-                "wall and CPU time. The timeline: one lane per thread, a bar per turn.\n"
-                "Waiting: every 2 ms, and after each hand-over for the thread that gave the GIL up, the sampler\n"
-                "asks the OS what threads are blocked in (/proc/self/task/TID/syscall). Blocked on the GIL's\n"
-                "condition variable means inside CPython's take_gil(); from there the GIL's own state proves the\n"
-                "thread still waits (woken and queued for a core included) until a sample shows it took the GIL:\n"
-                "a take adds one to the switch counter and makes it the last holder. A wait counts only from the\n"
-                "first poll that finds it, and a thread queued for a core before it asks again is not waiting\n"
-                "yet, so waiting_s is a lower bound.\n"
-                "Limits: each sample's state is credited with the time until the next sample, so held times are\n"
-                "unbiased while samples fall independently of the cell: gaps are spread over 0.5-1.5 periods\n"
-                "(no locking onto a periodic workload), and the sampler runs at real-time priority where the\n"
-                "process may (else a busy machine wakes it late just while the cell keeps the cores busy, and\n"
-                "held shares of many short turns read low; the notes say which).\n"
-                "A turn shorter than the gap between two samples is seen only when a sample falls inside it (it\n"
-                "then counts as one turn of at least that gap) and is otherwise missed:\n"
-                "missed_turns says how many hand-overs no sample saw. Turn lengths are whole sample gaps. The\n"
-                "layout is checked against the running interpreter first: another version is refused with a\n"
-                "one-line error. Cost: one wake-up per period; --period 250us or 50us resolve short turns\n"
-                "finer for 4 or 20 times the wake-ups, which cost the watched code where no core is free\n"
-                "(figures: bench/gilwatch_overhead).\n"
-                "The cell runs in your namespace (%magics and top-level await work); the result object is the\n"
-                "output (-o NAME keeps it): threads (list of dicts: name, ident, native_id, held_s, held_share,\n"
-                "turns, median_turn_ms, longest_turn_ms, waiting_s, waiting_share, started_in_window,\n"
-                "alive_at_end), held_share(name), waiting_share(name), turns(name), segments(name) (each\n"
-                "turn's start_ms/end_ms since the cell started), handovers,\n"
-                "missed_turns, idle_share, contended_share, unattributed_share, wall_s, cpu_s, period_us, rows,\n"
-                "to_dict(); name may be a thread's name or its ident.",
+                manual("gilwatch"),
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
                                                "interval / 5, within 50us to 1ms)"},
                  output_option()},
@@ -178,136 +138,209 @@ namespace gillab
             return text;
         }
 
-        Result watch_result(const gil_watch_record& w, const std::string& mode)
+        // "3.11.2": the running interpreter's version, as platform.python_version() gives it.
+        std::string python_version()
         {
-            const gil_holders& h = w.holders;
-            const thread_registry& registry = *w.registry;
-            const double window_s = h.window_s;
-            const double window_ms = window_s * 1e3;
-            auto share = [window_s](double s) { return window_s > 0 ? s / window_s : 0.0; };
+            const std::string full = Py_GetVersion();
+            return full.substr(0, full.find(' '));
+        }
 
+        // The window a watch covers: shares are of its wall time.
+        struct watch_window
+        {
+            double s;
+            double share(double seconds) const { return s > 0 ? seconds / s : 0.0; }
+        };
+
+        // Threads by time held, most first, then the unattributed pseudo-lane.
+        std::vector<thread_row> ordered_threads(const gil_watch_record& w)
+        {
+            const thread_registry& registry = *w.registry;
             std::vector<thread_row> rows;
             for (std::size_t i = 0; i < registry.threads().size(); ++i)
-                rows.push_back({registry.name(i), &registry.threads()[i], &h.threads[i], w.waiting_s[i]});
+                rows.push_back({registry.name(i), &registry.threads()[i], &w.holders.threads[i], w.waiting_s[i]});
             std::stable_sort(rows.begin(), rows.end(),
                              [](const thread_row& a, const thread_row& b) { return a.figures->held_s > b.figures->held_s; });
-            if (h.unattributed.held_s > 0) rows.push_back({unattributed_lane, nullptr, &h.unattributed, std::nan("")});
+            if (w.holders.unattributed.held_s > 0)
+                rows.push_back({unattributed_lane, nullptr, &w.holders.unattributed, std::nan("")});
+            return rows;
+        }
 
-            Result result;
-            result.magic = "gilwatch";
-            result.table.title = std::string("gilwatch: who held the GIL ") +
-                                 (mode == "span" ? "between %gilwatch start and stop" : "while the cell ran") + " (" +
-                                 format_short(window_s) + " s, " + count_text(registry.threads().size(), "thread") + ")";
-            result.table.columns = {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"},
-                                    {"share", "share of wall time", "%"}, {"turns", "turns", ""},
-                                    {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"},
-                                    {"waiting", "waiting for it", "s"}};
+        std::vector<double> turn_lengths(const holder_figures& f)
+        {
+            std::vector<double> lengths;
+            for (const gil_segment& turn : f.turns) lengths.push_back(turn.end_ms - turn.start_ms);
+            return lengths;
+        }
+
+        std::vector<Column> watch_columns()
+        {
+            return {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"},
+                    {"share", "share of wall time", "%"}, {"turns", "turns", ""},
+                    {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"},
+                    {"waiting", "waiting for it", "s"}};
+        }
+
+        Row thread_table_row(const thread_row& row, const watch_window& window)
+        {
+            const holder_figures& f = *row.figures;
+            const std::vector<double> lengths = turn_lengths(f);
+            Row out = {row.name, Cell{}, f.held_s, window.share(f.held_s) * 100,
+                       static_cast<std::int64_t>(lengths.size()), Cell{}, Cell{}, Cell{}};
+            if (row.entry) out[1] = static_cast<std::int64_t>(row.entry->ident);
+            if (!lengths.empty())
+            {
+                const summary s = summarize(lengths);
+                out[5] = s.median;
+                out[6] = s.max;
+            }
+            if (std::isfinite(row.waiting_s)) out[7] = row.waiting_s;
+            return out;
+        }
+
+        nl::json thread_record(const thread_row& row, const watch_window& window)
+        {
+            const holder_figures& f = *row.figures;
+            const std::vector<double> lengths = turn_lengths(f);
+            const summary s = summarize(lengths);
+            return {{"name", row.name}, {"ident", row.entry->ident}, {"native_id", row.entry->native_id},
+                    {"held_s", f.held_s}, {"held_share", window.share(f.held_s)},
+                    {"turns", static_cast<std::int64_t>(lengths.size())},
+                    {"median_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.median)},
+                    {"longest_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.max)},
+                    {"waiting_s", number_or_null(row.waiting_s)},
+                    {"waiting_share", number_or_null(window.share(row.waiting_s))},
+                    {"started_in_window", !row.entry->alive_at_start},
+                    {"alive_at_end", row.entry->alive_at_end}};
+        }
+
+        // One lane per thread that held the GIL, a bar per turn; a lane gets its
+        // share of the chart's bars by its share of the turns.
+        Chart watch_chart(const std::vector<thread_row>& rows, const std::string& mode, double window_ms)
+        {
             Chart chart;
             chart.kind = Chart::Kind::segments;
             chart.title = "Who held the GIL: a bar per turn";
             chart.x_title = mode == "span" ? "time since %gilwatch start (ms)" : "time since the cell started (ms)";
             std::size_t drawn_turns = 0;
             for (const thread_row& row : rows) drawn_turns += row.figures->turns.size();
-
-            nl::json threads = nl::json::array();
-            nl::json lanes = nl::json::array();
             for (const thread_row& row : rows)
             {
-                const holder_figures& f = *row.figures;
-                std::vector<double> lengths;
-                for (const gil_segment& turn : f.turns) lengths.push_back(turn.end_ms - turn.start_ms);
-                const summary s = summarize(lengths);
-                const std::int64_t turns = static_cast<std::int64_t>(lengths.size());
-                Row table_row = {row.name, Cell{}, f.held_s, share(f.held_s) * 100, turns, Cell{}, Cell{}, Cell{}};
-                if (row.entry) table_row[1] = static_cast<std::int64_t>(row.entry->ident);
-                if (!lengths.empty())
-                {
-                    table_row[5] = s.median;
-                    table_row[6] = s.max;
-                }
-                if (std::isfinite(row.waiting_s)) table_row[7] = row.waiting_s;
-                result.table.rows.push_back(table_row);
-                if (!f.turns.empty())
-                {
-                    const std::size_t lane = chart.lanes.size();
-                    chart.lanes.push_back(row.name);
-                    const std::size_t budget = std::max<std::size_t>(
-                        50, max_chart_segments * f.turns.size() / std::max<std::size_t>(1, drawn_turns));
-                    for (const gil_segment& seg : at_most(f.turns, budget, window_ms))
-                        chart.segments.push_back({0, lane, seg.start_ms, seg.end_ms});
-                }
-                const std::vector<gil_segment> kept = at_most(f.turns, max_data_segments, window_ms);
-                lanes.push_back({{"name", row.name}, {"ident", row.entry ? nl::json(row.entry->ident) : nl::json(nullptr)},
-                                 {"segments", segments_json(kept)}, {"merged", kept.size() < f.turns.size()}});
-                if (!row.entry) continue;
-                threads.push_back({{"name", row.name}, {"ident", row.entry->ident}, {"native_id", row.entry->native_id},
-                                   {"held_s", f.held_s}, {"held_share", share(f.held_s)}, {"turns", turns},
-                                   {"median_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.median)},
-                                   {"longest_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.max)},
-                                   {"waiting_s", number_or_null(row.waiting_s)},
-                                   {"waiting_share", number_or_null(share(row.waiting_s))},
-                                   {"started_in_window", !row.entry->alive_at_start},
-                                   {"alive_at_end", row.entry->alive_at_end}});
+                const std::vector<gil_segment>& turns = row.figures->turns;
+                if (turns.empty()) continue;
+                const std::size_t lane = chart.lanes.size();
+                chart.lanes.push_back(row.name);
+                const std::size_t budget =
+                    std::max<std::size_t>(50, max_chart_segments * turns.size() / std::max<std::size_t>(1, drawn_turns));
+                for (const gil_segment& seg : at_most(turns, budget, window_ms))
+                    chart.segments.push_back({0, lane, seg.start_ms, seg.end_ms});
             }
-            result.table.rows.push_back({free_lane, Cell{}, h.free_s, share(h.free_s) * 100, Cell{}, Cell{}, Cell{}, Cell{}});
+            return chart;
+        }
 
+        nl::json lane_record(const thread_row& row, double window_ms)
+        {
+            const std::vector<gil_segment>& turns = row.figures->turns;
+            const std::vector<gil_segment> kept = at_most(turns, max_data_segments, window_ms);
+            return {{"name", row.name}, {"ident", row.entry ? nl::json(row.entry->ident) : nl::json(nullptr)},
+                    {"segments", segments_json(kept)}, {"merged", kept.size() < turns.size()}};
+        }
+
+        bool waits_measured(const gil_watch_record& w)
+        {
+            return std::any_of(w.waiting_s.begin(), w.waiting_s.end(), [](double b) { return std::isfinite(b); });
+        }
+
+        std::string sampling_note(const gil_watch_record& w)
+        {
             char line[400];
-            result.table.notes.push_back("hand-overs: " + grouped(static_cast<std::int64_t>(w.handovers)) +
-                                         " (CPython's switch counter, exact); " +
-                                         grouped(static_cast<std::int64_t>(h.missed_turns())) +
-                                         " of them went to turns shorter than the gap between two samples, which no "
-                                         "sample saw and no thread's turns count.");
-            std::snprintf(line, sizeof line,
-                          "GIL free %s of the time; a waiting thread had asked the holder to drop it %s of the time.",
-                          percent(share(h.free_s)).c_str(), percent(share(h.contended_s)).c_str());
-            result.table.notes.push_back(line);
-            std::snprintf(line, sizeof line,
-                          "wall %.3f s, CPU %.3f s (%.2f cores; the sampler's own %.3f s not included); switch "
-                          "interval %s.",
-                          w.wall_s, w.cpu_s, w.wall_s > 0 ? w.cpu_s / w.wall_s : 0.0, w.sampler_cpu_s,
-                          ms_text(w.switch_interval_s * 1e3).c_str());
-            result.table.notes.push_back(line);
             std::snprintf(line, sizeof line,
                           "sampled every %.0f us on average (achieved: %.0f us, longest gap %.2f ms, %s, %s); a "
                           "sample's state is credited with the time to the next one, so turn lengths are whole gaps.",
                           w.period_s * 1e6, w.mean_gap_s * 1e6, w.max_gap_s * 1e3,
-                          count_text(static_cast<std::int64_t>(h.samples), "sample").c_str(),
+                          count_text(static_cast<std::int64_t>(w.holders.samples), "sample").c_str(),
                           w.sampler_realtime ? "at real-time priority"
                                              : "at normal priority: on a busy machine it wakes late, and held "
                                                "shares of many short turns read low");
-            result.table.notes.push_back(line);
+            return line;
+        }
+
+        std::vector<std::string> watch_notes(const gil_watch_record& w, const watch_window& window)
+        {
+            const gil_holders& h = w.holders;
+            std::vector<std::string> notes;
+            char line[400];
+            notes.push_back("hand-overs: " + grouped(static_cast<std::int64_t>(w.handovers)) +
+                            " (CPython's switch counter, exact); " + grouped(static_cast<std::int64_t>(h.missed_turns())) +
+                            " of them went to turns shorter than the gap between two samples, which no "
+                            "sample saw and no thread's turns count.");
+            std::snprintf(line, sizeof line, "GIL free %s of the time; a waiting thread had asked the holder to drop it %s of the time.",
+                          percent(window.share(h.free_s)).c_str(), percent(window.share(h.contended_s)).c_str());
+            notes.push_back(line);
+            std::snprintf(line, sizeof line,
+                          "wall %.3f s, CPU %.3f s (%.2f cores; the sampler's own %.3f s not included); switch interval %s.",
+                          w.wall_s, w.cpu_s, w.wall_s > 0 ? w.cpu_s / w.wall_s : 0.0, w.sampler_cpu_s,
+                          ms_text(w.switch_interval_s * 1e3).c_str());
+            notes.push_back(line);
+            notes.push_back(sampling_note(w));
             if (h.unattributed.held_s > 0)
-                result.table.notes.push_back("unattributed: " + percent(share(h.unattributed.held_s)) +
-                                             " of the time the holder's thread state could not be proven to be a "
-                                             "known thread (a thread that started and ended outside threading).");
+                notes.push_back("unattributed: " + percent(window.share(h.unattributed.held_s)) +
+                                " of the time the holder's thread state could not be proven to be a "
+                                "known thread (a thread that started and ended outside threading).");
             if (w.truncated)
-                result.table.notes.push_back("the sample buffer filled: the figures cover the first " +
-                                             ms_text(std::round(window_ms)) + " only.");
-            const bool waits = std::any_of(w.waiting_s.begin(), w.waiting_s.end(), [](double b) { return std::isfinite(b); });
-            if (waits)
+                notes.push_back("the sample buffer filled: the figures cover the first " + ms_text(std::round(window.s * 1e3)) + " only.");
+            if (!waits_measured(w))
             {
-                std::snprintf(line, sizeof line,
-                              "waiting: from the first poll that found the thread blocked on the GIL's condition "
-                              "variable (polls every %.1f ms on average, and after hand-overs) until a sample showed it "
-                              "took the GIL, proven by the switch counter: a lower bound.", w.wait_round_s * 1e3);
-                result.table.notes.push_back(line);
+                notes.push_back("waiting: not measured here (/proc/self/task is not readable).");
+                return notes;
             }
-            else
+            std::snprintf(line, sizeof line,
+                          "waiting: from the first poll that found the thread blocked on the GIL's condition "
+                          "variable (polls every %.1f ms on average, and after hand-overs) until a sample showed it "
+                          "took the GIL, proven by the switch counter: a lower bound.", w.wait_round_s * 1e3);
+            notes.push_back(line);
+            return notes;
+        }
+
+        nl::json watch_data(const gil_watch_record& w, const std::string& mode, const watch_window& window)
+        {
+            const gil_holders& h = w.holders;
+            return {{"mode", mode}, {"handovers", w.handovers}, {"missed_turns", h.missed_turns()},
+                    {"handovers_seen", h.handovers_seen}, {"idle_share", window.share(h.free_s)},
+                    {"idle_s", h.free_s}, {"contended_share", window.share(h.contended_s)},
+                    {"unattributed_share", window.share(h.unattributed.held_s)}, {"window_s", window.s},
+                    {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s},
+                    {"sampler_realtime", w.sampler_realtime}, {"period_us", w.period_s * 1e6},
+                    {"mean_sample_gap_us", w.mean_gap_s * 1e6}, {"max_sample_gap_ms", w.max_gap_s * 1e3},
+                    {"samples", h.samples}, {"truncated", w.truncated}, {"switch_interval_ms", w.switch_interval_s * 1e3},
+                    {"waiting_measured", waits_measured(w)}, {"wait_poll_ms", w.wait_round_s * 1e3},
+                    {"python_version", python_version()}};
+        }
+
+        Result watch_result(const gil_watch_record& w, const std::string& mode)
+        {
+            const watch_window window{w.holders.window_s};
+            const std::vector<thread_row> rows = ordered_threads(w);
+            Result result;
+            result.magic = "gilwatch";
+            result.table.title = std::string("gilwatch: who held the GIL ") +
+                                 (mode == "span" ? "between %gilwatch start and stop" : "while the cell ran") + " (" +
+                                 format_short(window.s) + " s, " + count_text(w.registry->threads().size(), "thread") + ")";
+            result.table.columns = watch_columns();
+            nl::json threads = nl::json::array(), lanes = nl::json::array();
+            for (const thread_row& row : rows)
             {
-                result.table.notes.push_back("waiting: not measured here (/proc/self/task is not readable).");
+                result.table.rows.push_back(thread_table_row(row, window));
+                lanes.push_back(lane_record(row, window.s * 1e3));
+                if (row.entry) threads.push_back(thread_record(row, window));
             }
-            result.chart = chart;
-            result.data = {{"mode", mode}, {"threads", threads}, {"lanes", lanes},
-                           {"handovers", w.handovers}, {"missed_turns", h.missed_turns()},
-                           {"handovers_seen", h.handovers_seen}, {"idle_share", share(h.free_s)},
-                           {"idle_s", h.free_s}, {"contended_share", share(h.contended_s)},
-                           {"unattributed_share", share(h.unattributed.held_s)}, {"window_s", window_s},
-                           {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s}, {"sampler_realtime", w.sampler_realtime},
-                           {"period_us", w.period_s * 1e6}, {"mean_sample_gap_us", w.mean_gap_s * 1e6},
-                           {"max_sample_gap_ms", w.max_gap_s * 1e3}, {"samples", h.samples},
-                           {"truncated", w.truncated}, {"switch_interval_ms", w.switch_interval_s * 1e3},
-                           {"waiting_measured", waits}, {"wait_poll_ms", w.wait_round_s * 1e3},
-                           {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}};
+            result.table.rows.push_back({free_lane, Cell{}, w.holders.free_s, window.share(w.holders.free_s) * 100,
+                                         Cell{}, Cell{}, Cell{}, Cell{}});
+            result.table.notes = watch_notes(w, window);
+            result.chart = watch_chart(rows, mode, window.s * 1e3);
+            result.data = watch_data(w, mode, window);
+            result.data["threads"] = threads;
+            result.data["lanes"] = lanes;
             return result;
         }
 

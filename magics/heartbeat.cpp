@@ -2,9 +2,9 @@
 // task in the cell's own event loop that wants to wake every N ms (the cell
 // may `await`), and the native GIL probe that asks for the GIL every M ms.
 // %heartbeat start / stop keeps the native probe across cells. With --python
-// the cell also runs in child interpreters (heartbeat_python.hpp), where a
-// Python probe thread stands in for the native one.
-// Reads as: parse -> measure -> result.
+// the cell also runs in child interpreters, where a Python probe thread
+// stands in for the native one. Reads as: parse -> measure (runners/
+// task_heartbeat.py through run_task, in the kernel or a child) -> result.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -20,10 +20,11 @@
 #include "core/number_format.hpp"
 #include "core/published.hpp"
 #include "core/py_result.hpp"
+#include "core/python_probe.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
 #include "core/stats.hpp"
-#include "heartbeat_python.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -57,25 +58,7 @@ namespace gillab
         {
             return arg_parser(
                 "heartbeat",
-                "Measure how late an event loop and the GIL let things run while a cell runs.\n\n"
-                "  %%heartbeat            run the cell with two probes and report how late they ticked\n"
-                "  %heartbeat start       start the native GIL probe and keep it across cells\n"
-                "  %heartbeat stop        stop it and report the whole span\n\n"
-                "The cell runs in its own asyncio event loop and may use top-level await (await handler()).\n"
-                "A heartbeat task in that loop wants to wake every --every (10 ms): a gap much longer than\n"
-                "that means something blocked the loop (time.sleep, a CPU-bound call, a synchronous driver).\n"
-                "Callbacks that hold the loop longer than --slow (100 ms) are flagged, as asyncio's debug mode\n"
-                "does (the flags are result fields, never stderr). The heartbeat starts --warmup (50 ms)\n"
-                "before the cell, so the table has a baseline. Meanwhile a native C++ thread asks for the GIL\n"
-                "every --probe-every (1 ms) and records how long each acquisition waited and held it: the\n"
-                "share of time spent waiting for the GIL, its distribution and the longest wait.\n"
-                "--python 3.13,3.13t runs the cell in child interpreters too, one after another (kernel is\n"
-                "this kernel; a child's cell sees none of the kernel's names). A child has no native probe: a\n"
-                "Python thread wakes every --probe-every instead and can stamp the clock only once it holds the\n"
-                "GIL again, so its waits include the OS wake-up (coarser; see gil_probe_limit).\n"
-                "The result object (-o NAME) has rows, gaps(), gil_waits(), max_gap_ms, ticks, cell_s,\n"
-                "gil_wait_ratio, slow_callbacks, interpreters, to_dict() and to_dataframe(); gaps() and\n"
-                "gil_waits() take python= to pick an interpreter ('3.13t', 'kernel').",
+                manual("heartbeat"),
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
@@ -253,6 +236,57 @@ namespace gillab
             return part;
         }
 
+        std::vector<Column> heartbeat_columns(bool per_interpreter, double slow_ms)
+        {
+            std::vector<Column> columns;
+            if (per_interpreter) columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
+            columns.insert(columns.end(), {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
+                                           {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
+                                           {"over_slow", "over " + ms_text(slow_ms), ""}});
+            return columns;
+        }
+
+        // The heartbeat's figures of one run, the table's and the JSON's.
+        struct tick_figures
+        {
+            summary gaps;
+            double p95;
+            double cell_s;
+        };
+
+        tick_figures ticks_of(const cell_run& cell)
+        {
+            return {summarize(cell.gaps_ms), quantile(cell.gaps_ms, 0.95), (cell.cell_end_ms - cell.cell_start_ms) * 1e-3};
+        }
+
+        Row tick_row(const cell_run& cell, const tick_figures& f, const std::vector<Cell>& lead, const options& o)
+        {
+            const double slow_ms = o.slow_s * 1e3;
+            const auto over = std::count_if(cell.gaps_ms.begin(), cell.gaps_ms.end(), [&](double g) { return g > slow_ms; });
+            Row row = lead;
+            row.insert(row.end(), {"event-loop ticks (asyncio task)", o.every_s * 1e3,
+                                   static_cast<std::int64_t>(cell.gaps_ms.size()), f.gaps.median, f.p95, f.gaps.max,
+                                   static_cast<std::int64_t>(over)});
+            return row;
+        }
+
+        nl::json interpreter_record(const heartbeat_run& run, const tick_figures& f, const nl::json& gil)
+        {
+            const cell_run& cell = run.cell;
+            const gil_probe_summary& s = run.gil.summary;
+            return {{"python", run.label}, {"requested", run.target.requested},
+                    {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
+                    {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
+                    {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(f.gaps.median)},
+                    {"p95_gap_ms", number_or_null(f.p95)}, {"max_gap_ms", number_or_null(f.gaps.max)},
+                    {"cell_s", f.cell_s}, {"cell_start_ms", cell.cell_start_ms},
+                    {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
+                    {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
+                    {"max_gil_wait_ms", s.max_wait_ms},
+                    {"gil_probe", run.gil.native ? "native" : "python thread"},
+                    {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}};
+        }
+
         Result heartbeat_result(const std::vector<heartbeat_run>& all, const options& o)
         {
             Result result;
@@ -264,11 +298,7 @@ namespace gillab
             result.table.title = per_interpreter
                 ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
                 : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
-            if (per_interpreter) result.table.columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
-            result.table.columns.insert(result.table.columns.end(),
-                                        {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
-                                         {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
-                                         {"over_slow", "over " + ms_text(slow_ms), ""}});
+            result.table.columns = heartbeat_columns(per_interpreter, slow_ms);
             Chart chart;
             chart.kind = Chart::Kind::lines;
             chart.title = "Gaps between heartbeat ticks and GIL waits over time";
@@ -279,44 +309,21 @@ namespace gillab
             nl::json interpreters = nl::json::array();
             for (const heartbeat_run& run : all)
             {
-                const cell_run& cell = run.cell;
                 const std::string prefix = per_interpreter ? run.label + ": " : "";
-                const summary gaps = summarize(cell.gaps_ms);
-                const double p95 = quantile(cell.gaps_ms, 0.95);
-                const double cell_s = (cell.cell_end_ms - cell.cell_start_ms) * 1e-3;
+                const tick_figures f = ticks_of(run.cell);
                 std::vector<Cell> lead;
-                if (per_interpreter) lead = {run.label, cell_s};
-                const auto over = std::count_if(cell.gaps_ms.begin(), cell.gaps_ms.end(), [&](double g) { return g > slow_ms; });
-                std::vector<Cell> row = lead;
-                row.insert(row.end(), {"event-loop ticks (asyncio task)", o.every_s * 1e3,
-                                       static_cast<std::int64_t>(cell.gaps_ms.size()), gaps.median, p95, gaps.max,
-                                       static_cast<std::int64_t>(over)});
-                result.table.rows.push_back(row);
-                chart.series.push_back(thin(per_interpreter ? "event-loop gap, " + run.label : "event-loop gap", cell.tick_ms,
-                                            cell.gaps_ms));
-                nl::json gil = gil_part(run.gil, probe_name(run.gil, run.target.info.gil_enabled), prefix, lead, slow_ms,
-                                        result, chart);
-                for (const std::string& message : cell.slow_callbacks)
-                {
+                if (per_interpreter) lead = {run.label, f.cell_s};
+                result.table.rows.push_back(tick_row(run.cell, f, lead, o));
+                chart.series.push_back(thin(per_interpreter ? "event-loop gap, " + run.label : "event-loop gap", run.cell.tick_ms,
+                                            run.cell.gaps_ms));
+                const nl::json gil = gil_part(run.gil, probe_name(run.gil, run.target.info.gil_enabled), prefix, lead, slow_ms,
+                                              result, chart);
+                for (const std::string& message : run.cell.slow_callbacks)
                     result.table.notes.push_back(prefix + "SLOW CALLBACK (as asyncio debug mode reports it): " + message.substr(0, 200));
-                }
-                const gil_probe_summary& s = run.gil.summary;
-                interpreters.push_back({{"python", run.label}, {"requested", run.target.requested},
-                                        {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
-                                        {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
-                                        {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(gaps.median)},
-                                        {"p95_gap_ms", number_or_null(p95)}, {"max_gap_ms", number_or_null(gaps.max)},
-                                        {"cell_s", cell_s}, {"cell_start_ms", cell.cell_start_ms},
-                                        {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
-                                        {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
-                                        {"max_gil_wait_ms", s.max_wait_ms},
-                                        {"gil_probe", run.gil.native ? "native" : "python thread"},
-                                        {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}});
+                interpreters.push_back(interpreter_record(run, f, gil));
             }
             if (std::any_of(all.begin(), all.end(), [](const heartbeat_run& run) { return !run.gil.native; }))
-            {
                 result.table.notes.push_back(std::string("child interpreters: ") + python_probe_limit);
-            }
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
@@ -399,30 +406,40 @@ namespace gillab
             throw usage_error("%heartbeat: bad action '" + action.substr(0, 40) + "'; accepted: start, stop");
         }
 
-        heartbeat_run run_in_kernel(const magic_call& call, const interpreter_turn& turn, const options& o)
+        nl::json request(const magic_call& call, const options& o, std::size_t capacity)
         {
-            heartbeat_run run{turn.target, turn.label, {}, {}};
-            gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
-            probe.start();
-            py::dict outcome = py::module_::import("gillab.runners.task_heartbeat")
-                                   .attr("run_cell")(*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
-            probe.stop();
-            run.cell = make_cell_run(steady_ns(probe.started_at()), outcome["start"].cast<std::int64_t>(),
-                                     outcome["cell_start"].cast<std::int64_t>(), outcome["cell_end"].cast<std::int64_t>(),
-                                     outcome["ticks"].cast<std::vector<std::int64_t>>(),
-                                     outcome["slow"].cast<std::vector<std::string>>());
-            run.gil = native_record(probe);
-            return run;
+            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s},
+                    {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}};
         }
 
-        heartbeat_run run_under_child(const magic_call& call, const interpreter_turn& turn, const options& o)
+        // The runner's times, in ns since `origin`.
+        cell_run cell_of(const nl::json& answer, std::int64_t origin)
+        {
+            return make_cell_run(origin, answer.at("start_ns").get<std::int64_t>(), answer.at("cell_start_ns").get<std::int64_t>(),
+                                 answer.at("cell_end_ns").get<std::int64_t>(), answer.at("ticks_ns").get<std::vector<std::int64_t>>(),
+                                 answer.at("slow").get<std::vector<std::string>>());
+        }
+
+        // One interpreter's turn through runners/task_heartbeat.py, as every magic's: in the kernel
+        // the cell runs in the user's namespace beside the native probe, which is read here after;
+        // in a child beside a Python probe thread, whose report comes back with the times.
+        heartbeat_run run_turn(const magic_call& call, const interpreter_turn& turn, const options& o)
         {
             heartbeat_run run{turn.target, turn.label, {}, {}};
-            child_heartbeat child = heartbeat_in_child(turn.target, {*call.cell, o.every_s, o.warmup_s, o.slow_s, o.probe_every_s,
-                                                                child_probe_capacity});
-            run.cell = make_cell_run(0, child.start_ns, child.cell_start_ns, child.cell_end_ns, child.ticks_ns,
-                                     std::move(child.slow_callbacks));
-            run.gil = {false, child.probe.every_s, std::move(child.probe.samples), child.probe.summary};
+            if (!turn.target.is_kernel)
+            {
+                const nl::json answer = run_task(turn.target, request(call, o, child_probe_capacity), "heartbeat");
+                python_probe_record probe = read_python_probe(answer.at("probe"));
+                run.cell = cell_of(answer, 0);
+                run.gil = {false, probe.every_s, std::move(probe.samples), probe.summary};
+                return run;
+            }
+            py::object native = py::type::of<gil_probe>()("sleep", o.probe_every_s, probe_capacity);
+            const nl::json answer = run_task(turn.target, request(call, o, probe_capacity), "heartbeat", {},
+                                             py::dict("namespace"_a = call.user_ns, "gil_probe"_a = native));
+            const gil_probe& probe = native.cast<const gil_probe&>();
+            run.cell = cell_of(answer, steady_ns(probe.started_at()));
+            run.gil = native_record(probe);
             return run;
         }
 
@@ -453,7 +470,7 @@ namespace gillab
             std::vector<heartbeat_run> all;
             for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn)
             {
-                all.push_back(turn.target.is_kernel ? run_in_kernel(call, turn, o) : run_under_child(call, turn, o));
+                all.push_back(run_turn(call, turn, o));
             });
             Result result = heartbeat_result(all, o);
             add_sandbox_notes(result.table.notes, o.targets);

@@ -4,6 +4,7 @@
 // Reads as: parse -> measure (runners/task_race.py, the kernel's native
 // thread pool or a child interpreter) -> result.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -19,6 +20,7 @@
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
 #include "core/runner.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -47,35 +49,7 @@ namespace gillab
         {
             return arg_parser(
                 "race",
-                "Race a read-modify-write: N threads repeat the cell's last statement M times each, and the table\n"
-                "says how many updates were lost.\n\n"
-                "The cell: everything before the last statement is setup, run afresh before every run; the last\n"
-                "statement is what the threads repeat, on shared state the setup created:\n"
-                "    counter = 0                      |  box = Box()            |  items = []\n"
-                "    counter += 1                     |  box.count += 1         |  items.append(1)\n"
-                "Expected: the same statement run N*M times in one thread first (the 'sequential' row); the\n"
-                "value compared is the check: the last statement's target (counter, box.count, totals['a']),\n"
-                "len(...) of a container it appends/adds to, or --check EXPR. It must be a number that grows\n"
-                "with every repetition. Names the statement assigns are shared module globals, as in\n"
-                "`global counter`. The cell is self-contained (it also runs in other interpreters): names\n"
-                "from other cells are not visible; define helpers such as one_more in the setup.\n\n"
-                "Modes (one row per run; 'x unlocked' is the wall time over the unlocked median):\n"
-                "  unlocked    the statement as written\n"
-                "  lock        a threading.Lock around every repetition (correct; pays for it per update)\n"
-                "  batch       the lock taken once per --batch repetitions (correct; the lock's cost shrinks)\n"
-                "  per-thread  each thread its own state (setup run per thread), the check's growth summed at\n"
-                "              the end (correct; no lock at all)\n\n"
-                "Why '0 lost' proves nothing on 3.10+: a thread gives up the GIL only at a call or a backward\n"
-                "jump, so a bare `counter += 1` is rarely split between its read and its write. A call between\n"
-                "them (counter = one_more(counter)) makes the race visible, and a smaller --switch-interval then\n"
-                "makes it show in shorter runs (alone, it cannot split a statement with no call inside); the\n"
-                "result explains this whenever it sees 0 lost. On a free-threaded build (GIL off) threads run\n"
-                "at once and lose updates without any switch.\n\n"
-                "--python runs the same measurement in child interpreters (3.9 shows the classic race) and\n"
-                "adds their rows; 'kernel' is this kernel, measured with its native thread pool.\n"
-                "The result object (-o NAME) has rows, expected, interpreters, explanation, published,\n"
-                "lost(mode), lost_percent(mode), wall(mode), cost(mode) (each takes python= to pick an\n"
-                "interpreter), to_dict() and to_dataframe().",
+                manual("race"),
                 {{"threads", 't', "N", "threads (default 4)"},
                  {"iterations", 'n', "M", "repetitions per thread (default 100000; the published runs used 1000000)"},
                  {"runs", 'r', "N", "runs per mode (default 3)"},
@@ -160,18 +134,136 @@ namespace gillab
                    "its read and its write this time; raise --iterations or lower --switch-interval.";
         }
 
+        // An integer check stays whole in the table.
+        Cell count_cell(const nl::json& answer, double value)
+        {
+            if (answer["expected"].is_number_integer()) return static_cast<std::int64_t>(value);
+            return value;
+        }
+
+        nl::json count_json(const nl::json& answer, double value)
+        {
+            if (answer["expected"].is_number_integer()) return static_cast<long long>(value);
+            return value;
+        }
+
+        // Per mode: the figures (medians over its runs) and the runs behind them (*_runs).
+        nl::json mode_summaries(const nl::json& answer)
+        {
+            const double expected = answer["expected"].get<double>();
+            std::map<std::string, std::vector<double>> lost_by_mode, wall_by_mode;
+            for (const nl::json& record : answer["records"])
+            {
+                const std::string mode = record["mode"];
+                lost_by_mode[mode].push_back(expected - record["got"].get<double>());
+                wall_by_mode[mode].push_back(record["wall_s"].get<double>());
+            }
+            const double unlocked_wall = wall_by_mode.count("unlocked") ? summarize(wall_by_mode["unlocked"]).median : 0.0;
+            nl::json by_mode = nl::json::object();
+            for (const auto& [mode, losses] : lost_by_mode)
+            {
+                const summary lost = summarize(losses);
+                const summary wall = summarize(wall_by_mode[mode]);
+                nl::json lost_counts = nl::json::array(), lost_percents = nl::json::array();
+                for (double l : losses)
+                {
+                    lost_counts.push_back(count_json(answer, l));
+                    lost_percents.push_back(expected != 0 ? nl::json(100.0 * l / expected) : nl::json());
+                }
+                by_mode[mode] = {{"mode", mode}, {"lost_runs", lost_counts}, {"lost_percent_runs", lost_percents},
+                                 {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median},
+                                 {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0},
+                                 {"wall_runs_s", wall_by_mode[mode]}, {"wall_median_s", wall.median},
+                                 {"x_unlocked", unlocked_wall > 0 ? nl::json(wall.median / unlocked_wall) : nl::json()}};
+            }
+            return by_mode;
+        }
+
+        std::vector<Row> table_rows(const measured& m, const nl::json& by_mode)
+        {
+            const nl::json& answer = m.answer["result"];
+            const double expected = answer["expected"].get<double>();
+            const bool unlocked = by_mode.contains("unlocked");
+            const double unlocked_wall = unlocked ? by_mode["unlocked"]["wall_median_s"].get<double>() : 0.0;
+            std::vector<Row> rows;
+            for (const nl::json& record : answer["records"])
+            {
+                const double got = record["got"].get<double>();
+                const double wall = record["wall_s"].get<double>();
+                rows.push_back({m.label, record["mode"].get<std::string>(), static_cast<std::int64_t>(record["run"].get<long long>()),
+                                static_cast<std::int64_t>(record["threads"].get<long long>()), count_cell(answer, expected),
+                                count_cell(answer, got), count_cell(answer, expected - got),
+                                expected != 0 ? Cell(100.0 * (expected - got) / expected) : Cell(), wall,
+                                unlocked_wall > 0 ? Cell(wall / unlocked_wall) : Cell()});
+            }
+            return rows;
+        }
+
+        ChartSeries lost_series(const measured& m, const nl::json& by_mode, const options& o)
+        {
+            ChartSeries series{m.label, {}, {}};
+            for (std::size_t i = 0; i < o.modes.size(); ++i)
+            {
+                if (!by_mode.contains(o.modes[i])) continue;
+                series.x.push_back(static_cast<double>(i));
+                series.y.push_back(by_mode[o.modes[i]]["lost_percent_median"].get<double>());
+            }
+            return series;
+        }
+
+        // "3.11.2 (kernel): unlocked lost 0.0%-1.2%; lock lost 0.0%-0.0% at x1.40 the unlocked time"
+        std::string summary_note(const measured& m, const nl::json& by_mode, const options& o)
+        {
+            const double expected = m.answer["result"]["expected"].get<double>();
+            std::string line = m.label + ":";
+            for (const std::string& mode : o.modes)
+            {
+                if (!by_mode.contains(mode)) continue;
+                const nl::json& s = by_mode[mode];
+                line += " " + mode + " lost " + percent_text(expected ? 100.0 * s["lost_min"].get<double>() / expected : 0) + "-" +
+                        percent_text(expected ? 100.0 * s["lost_max"].get<double>() / expected : 0);
+                if (mode != "unlocked" && !s["x_unlocked"].is_null())
+                {
+                    char cost[40];
+                    std::snprintf(cost, sizeof cost, " at x%.2f the unlocked time", s["x_unlocked"].get<double>());
+                    line += cost;
+                }
+                line += ";";
+            }
+            line.pop_back();
+            return line;
+        }
+
+        nl::json interpreter_record(const measured& m, const nl::json& by_mode, const std::string& why)
+        {
+            const nl::json& answer = m.answer["result"];
+            return {{"python", m.label}, {"requested", m.target.requested}, {"kernel", m.target.is_kernel},
+                    {"interpreter", m.answer["interpreter"]}, {"expected", answer["expected"]},
+                    {"check", answer["check"]}, {"statement", answer["statement"]},
+                    {"switch_interval_s", answer["switch_interval_s"]}, {"summary", by_mode}, {"explanation", why}};
+        }
+
+        std::string race_title(const options& o)
+        {
+            std::string title = "race: " + count_text(o.threads, "thread") + " x " + count_text(o.iterations, "repetition") +
+                                ", " + count_text(o.runs, "run") + " per mode";
+            if (!o.switch_interval_s) return title;
+            char interval[80];
+            std::snprintf(interval, sizeof interval, ", switch interval %g us", *o.switch_interval_s * 1e6);
+            return title + interval;
+        }
+
+        nl::json options_json(const options& o)
+        {
+            return {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"modes", o.modes},
+                    {"batch", o.batch}, {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}};
+        }
+
         Result build_result(const std::vector<measured>& all, const options& o)
         {
             Result result;
             result.magic = "race";
-            char title[200];
-            result.table.title = "race: " + count_text(o.threads, "thread") + " x " + count_text(o.iterations, "repetition") +
-                                 ", " + count_text(o.runs, "run") + " per mode";
-            if (o.switch_interval_s)
-            {
-                std::snprintf(title, sizeof title, ", switch interval %g us", *o.switch_interval_s * 1e6);
-                result.table.title += title;
-            }
+            result.table.title = race_title(o);
             result.table.columns = {{"python", "python", ""}, {"mode", "mode", ""}, {"run", "run", ""},
                                     {"threads", "threads", ""}, {"expected", "expected", ""}, {"got", "got", ""},
                                     {"lost", "lost", ""}, {"lost_percent", "lost", "%"}, {"wall", "wall", "s"},
@@ -181,90 +273,24 @@ namespace gillab
             chart.x_title = "mode";
             chart.y_title = "lost (%)";
             chart.categories = o.modes;
-            nl::json interpreters = nl::json::array();
+            nl::json interpreters = nl::json::array(), runs = nl::json::array();
             for (const measured& m : all)
             {
-                const nl::json& answer = m.answer["result"];
-                const double expected = answer["expected"].get<double>();
-                std::map<std::string, std::vector<double>> lost_by_mode, wall_by_mode;
-                for (const nl::json& record : answer["records"])
-                {
-                    const std::string mode = record["mode"];
-                    lost_by_mode[mode].push_back(expected - record["got"].get<double>());
-                    wall_by_mode[mode].push_back(record["wall_s"].get<double>());
-                }
-                const double unlocked_wall = wall_by_mode.count("unlocked") ? summarize(wall_by_mode["unlocked"]).median : 0.0;
-                nl::json by_mode = nl::json::object();
-                for (const auto& [mode, losses] : lost_by_mode)
-                {
-                    const summary lost = summarize(losses);
-                    const summary wall = summarize(wall_by_mode[mode]);
-                    nl::json lost_counts = nl::json::array();
-                    for (double l : losses)
-                    {
-                        if (answer["expected"].is_number_integer()) lost_counts.push_back(static_cast<long long>(l));
-                        else lost_counts.push_back(l);
-                    }
-                    by_mode[mode] = {{"lost", lost_counts},
-                                     {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median},
-                                     {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0},
-                                     {"wall_s", wall_by_mode[mode]}, {"wall_median_s", wall.median},
-                                     {"x_unlocked", unlocked_wall > 0 ? nl::json(wall.median / unlocked_wall) : nl::json()}};
-                }
-                for (const nl::json& record : answer["records"])
-                {
-                    const double got = record["got"].get<double>();
-                    const double lost = expected - got;
-                    auto number = [&](double value) -> Cell
-                    {
-                        if (answer["expected"].is_number_integer()) return static_cast<std::int64_t>(value);
-                        return value;
-                    };
-                    result.table.rows.push_back(
-                        {m.label, record["mode"].get<std::string>(), static_cast<std::int64_t>(record["run"].get<long long>()),
-                         static_cast<std::int64_t>(record["threads"].get<long long>()), number(expected), number(got),
-                         number(lost), expected != 0 ? Cell(100.0 * lost / expected) : Cell(),
-                         record["wall_s"].get<double>(),
-                         unlocked_wall > 0 ? Cell(record["wall_s"].get<double>() / unlocked_wall) : Cell()});
-                }
-                ChartSeries series{m.label, {}, {}};
-                for (std::size_t i = 0; i < o.modes.size(); ++i)
-                {
-                    if (!by_mode.contains(o.modes[i])) continue;
-                    series.x.push_back(static_cast<double>(i));
-                    series.y.push_back(by_mode[o.modes[i]]["lost_percent_median"].get<double>());
-                }
-                chart.series.push_back(series);
-
-                std::string line = m.label + ":";
+                const nl::json by_mode = mode_summaries(m.answer["result"]);
                 for (const std::string& mode : o.modes)
                 {
                     if (!by_mode.contains(mode)) continue;
-                    const nl::json& s = by_mode[mode];
-                    line += " " + mode + " lost " + percent_text(expected ? 100.0 * s["lost_min"].get<double>() / expected : 0) + "-" +
-                            percent_text(expected ? 100.0 * s["lost_max"].get<double>() / expected : 0);
-                    if (mode != "unlocked" && !s["x_unlocked"].is_null())
-                    {
-                        char cost[40];
-                        std::snprintf(cost, sizeof cost, " at x%.2f the unlocked time", s["x_unlocked"].get<double>());
-                        line += cost;
-                    }
-                    line += ";";
+                    nl::json record = by_mode[mode];
+                    record["python"] = m.label;
+                    record["requested"] = m.target.requested;
+                    runs.push_back(record);
                 }
-                line.pop_back();
-                result.table.notes.push_back(line);
+                for (Row& row : table_rows(m, by_mode)) result.table.rows.push_back(std::move(row));
+                chart.series.push_back(lost_series(m, by_mode, o));
+                result.table.notes.push_back(summary_note(m, by_mode, o));
                 const std::string why = explanation(m, by_mode);
                 if (!why.empty()) result.table.notes.push_back(why);
-                interpreters.push_back({{"python", m.label},
-                                        {"requested", m.target.requested},
-                                        {"kernel", m.target.is_kernel},
-                                        {"interpreter", m.answer["interpreter"]},
-                                        {"expected", answer["expected"]},
-                                        {"check", answer["check"]},
-                                        {"statement", answer["statement"]},
-                                        {"switch_interval_s", answer["switch_interval_s"]},
-                                        {"summary", by_mode},
-                                        {"explanation", why}});
+                interpreters.push_back(interpreter_record(m, by_mode, why));
             }
             const nl::json published = published_for_magic("race");
             if (o.show_published)
@@ -274,17 +300,10 @@ namespace gillab
                     chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
             }
             result.chart = chart;
-
             const nl::json& first = interpreters[0];
-            result.data = {{"expected", first["expected"]},
-                           {"check", first["check"]},
-                           {"statement", first["statement"]},
-                           {"interpreters", interpreters},
-                           {"explanation", first["explanation"]},
-                           {"published", published["data"]},
-                           {"options", {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs},
-                                        {"modes", o.modes}, {"batch", o.batch},
-                                        {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}}}};
+            result.data = {{"expected", first["expected"]}, {"check", first["check"]}, {"statement", first["statement"]},
+                           {"interpreters", interpreters}, {"runs", runs}, {"explanation", first["explanation"]},
+                           {"published", published["data"]}, {"options", options_json(o)}};
             return result;
         }
 
@@ -332,8 +351,17 @@ namespace gillab
     {
         py::class_<race_result, Result>(m, "RaceResult")
             .def("lost", [](const race_result& r, const std::string& mode, py::object python)
-                 { return py::cast(r.mode_summary(mode, python)["lost"]); }, "mode"_a = "unlocked", "python"_a = py::none(),
-                 "updates lost in each run of a mode")
+                 {
+                     const nl::json& s = r.mode_summary(mode, python);
+                     const double median = s["lost_median"].get<double>();
+                     const bool whole = !s["lost_runs"].empty() && s["lost_runs"][0].is_number_integer();
+                     return whole && median == std::floor(median) ? py::object(py::int_(static_cast<long long>(median)))
+                                                                  : py::object(py::float_(median));
+                 }, "mode"_a = "unlocked", "python"_a = py::none(), "median updates lost over a mode's runs")
+            .def("run", [](const race_result& r, const std::string& mode, py::object python)
+                 { return py::cast(r.mode_summary(mode, python)); }, "mode"_a = "unlocked", "python"_a = py::none(),
+                 "everything measured for one mode, as a dict: its figures and the runs behind them "
+                 "(lost_runs, lost_percent_runs, wall_runs_s)")
             .def("lost_percent", [](const race_result& r, const std::string& mode, py::object python)
                  { return r.mode_summary(mode, python)["lost_percent_median"].get<double>(); }, "mode"_a = "unlocked",
                  "python"_a = py::none(), "median share of the expected updates lost, in %")

@@ -25,6 +25,7 @@
 #include "core/spinner.hpp"
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
+#include "manual.hpp"
 
 namespace gillab
 {
@@ -74,33 +75,7 @@ namespace gillab
             for (const spinner_load& load : spinner_loads()) loads += "\n    " + load.name + ": " + load.step;
             return arg_parser(
                 "switchinterval",
-                "Show, set or measure the GIL switch interval (sys.setswitchinterval).\n\n"
-                "  %switchinterval              the current interval\n"
-                "  %switchinterval 1ms          set it (also 0.2ms, 200us or plain seconds: 0.001)\n"
-                "  %switchinterval --sweep 5ms,1ms,0.2ms\n"
-                "                               measure each interval, then restore yours\n"
-                "  %switchinterval --timeline   who held the GIL, turn by turn, over a short window\n\n"
-                "The sweep runs one CPU-bound spinner thread (--load) and a native probe thread that asks for\n"
-                "the GIL: --probe sleep wants to run every --every (1 ms), like a metrics or heartbeat thread;\n"
-                "--probe yield gives the GIL back and asks again at once, like a time.sleep(0) loop. Lateness\n"
-                "is how long after it wanted to run the probe got the GIL. Hand-overs are the probe's\n"
-                "acquisitions; the spinner's rate is shown against its rate at CPython's default 5 ms (measured\n"
-                "too when 5 ms is not in the sweep). Loads:" + loads + "\n"
-                "A long C call holds the GIL for its whole length whatever the interval; zlib releases it.\n"
-                "--timeline runs two pure-Python threads that stamp the clock on every iteration: only the\n"
-                "GIL holder can stamp, so the stamps give the ownership turns (at the current interval, or\n"
-                "at each --sweep interval), drawn as a strip per thread. A double turn (over 1.5x the interval)\n"
-                "is a hand-over that did not happen: the same thread got the GIL back.\n"
-                "Your interval is restored after a sweep or timeline, also on error and interrupt.\n"
-                "--python 3.13,3.13t runs the sweep in child interpreters too (kernel is this kernel), each\n"
-                "under its own switch interval, with a Python spinner and a Python probe thread (coarser than\n"
-                "the native probe: it stamps the clock only once it holds the GIL). On a free-threaded build\n"
-                "(GIL off) the interval has nothing to hand over: lateness no longer follows it.\n"
-                "The result object (-o NAME) has rows, runs, interpreters, median(interval), p95(interval),\n"
-                "worst(interval), rate(interval), handovers(interval), run(interval) (each takes python= to\n"
-                "pick an interpreter: '3.13t', 'kernel') and, after --timeline, slices(interval) (turn\n"
-                "lengths) and lanes(interval) (each thread's spans holding the GIL, start_ms/end_ms);\n"
-                "intervals as '5ms' or seconds.",
+                manual("switchinterval", {{"loads", loads}}),
                 {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
                  {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
                  {"load", 'l', "LOAD", "python, bigint, sorted, regex, zlib or none (default python)"},

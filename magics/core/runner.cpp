@@ -70,14 +70,16 @@ namespace gillab
     }
 
     nl::json run_task(const measurement_target& target, const nl::json& request, const std::string& magic,
-                      const status_callback& progress)
+                      const status_callback& progress, const py::dict& in_kernel)
     {
         if (!target.is_kernel) return run_in_child(target, request, magic, progress);
         py::module_ task = py::module_::import(("gillab.runners.task_" + request.at("task").get<std::string>()).c_str());
         py::cpp_function report([progress](const std::string& status) { if (progress) progress(status); });
+        py::object tools = native_tools();
+        for (const auto& [name, value] : in_kernel) py::setattr(tools, name, value);
         try
         {
-            return task.attr("measure")(request, report, native_tools()).cast<nl::json>();
+            return task.attr("measure")(request, report, tools).cast<nl::json>();
         }
         catch (py::error_already_set& error)
         {

@@ -35,10 +35,12 @@ namespace gillab
     using status_callback = std::function<void(const std::string&)>;
 
     // runners/task_<request["task"]>.py's answer to `request` under `target`:
-    // in the kernel with native_tools(), otherwise in a child (run_in_child).
+    // in the kernel with native_tools() and `in_kernel` added to them (what
+    // only the kernel has: the user's namespace, an instrument the magic reads
+    // itself afterwards), otherwise in a child (run_in_child).
     // A runner's CellError becomes a usage_error naming `magic`.
     nl::json run_task(const measurement_target& target, const nl::json& request, const std::string& magic,
-                      const status_callback& progress = {});
+                      const status_callback& progress = {}, const py::dict& in_kernel = py::dict());
 
     // One interpreter's turn in a magic's measurement.
     struct interpreter_turn

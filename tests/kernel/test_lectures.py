@@ -57,8 +57,8 @@ print("LECTURE-FACTS " + _json.dumps({
     "04-races-the-gil-is-not-thread-safety.ipynb": """
 import json as _json
 print("LECTURE-FACTS " + _json.dumps({
-    "visible_unlocked": [int(n) for n in visible.lost("unlocked")],
-    "locked": [int(n) for r in (visible, safe) for n in r.lost("lock")]}))
+    "visible_unlocked": [int(n) for n in visible.run("unlocked")["lost_runs"]],
+    "locked": [int(n) for r in (visible, safe) for n in r.run("lock")["lost_runs"]]}))
 """,
     "05-the-blocked-event-loop.ipynb": """
 import json as _json
@@ -77,7 +77,7 @@ if numpy_runs:
     _facts["blas_cores"] = (blas_threads.get("defaults") or {}).get("cores")
     _facts["blas_path"] = BLAS_PATH
 if FREE:
-    _facts["race"] = {label: {mode: [int(n) for n in free_race.lost(mode, python=python)] for mode in ("unlocked", "lock")}
+    _facts["race"] = {label: {mode: [int(n) for n in free_race.run(mode, python=python)["lost_runs"]] for mode in ("unlocked", "lock")}
                       for label, python in (("default", DEFAULT), ("free", FREE)) if python}
     _facts.update(turns=turns, single_thread=single_thread, ownership=ownership,
                   scaling={row["label"]: row for row in free_threading})

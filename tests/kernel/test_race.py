@@ -29,10 +29,14 @@ def test_call_between_read_and_write_loses_updates_and_safe_modes_lose_none(kern
     assert all(row["expected"] == 200000 for row in rows)
     assert rows[0]["threads"] == 1 and rows[0]["lost"] == 0
     assert kernel.eval("r.expected") == 200000
-    assert kernel.eval("max(r.lost('unlocked'))") > 0
+    assert kernel.eval("max(r.run('unlocked')['lost_runs'])") > 0
     for mode in ("lock", "batch", "per-thread"):
-        assert kernel.eval(f"r.lost({mode!r})") == [0, 0], mode
-    assert all(isinstance(n, int) for n in kernel.eval("r.lost('unlocked')"))
+        assert kernel.eval(f"r.run({mode!r})['lost_runs']") == [0, 0], mode
+    assert all(isinstance(n, int) for n in kernel.eval("r.run('unlocked')['lost_runs']"))
+    # one figure per mode (the median of its runs), the runs behind it in run(mode), every mode in runs
+    assert kernel.eval("r.lost('lock')") == 0 and isinstance(kernel.eval("r.lost('lock')"), int)
+    assert kernel.eval("import statistics; statistics.median(r.run('unlocked')['lost_runs']) == r.lost('unlocked')")
+    assert kernel.eval("[run['mode'] for run in r.runs]") == ["unlocked", "lock", "batch", "per-thread"]
     # a lock taken per update costs more than one taken per batch of 1000
     assert kernel.eval("r.cost('lock') > r.cost('batch')")
     assert kernel.eval("r.check") == "counter"
@@ -80,14 +84,14 @@ def test_any_read_modify_write_is_raced_and_checked(kernel, body, check):
     assert result.status == "ok", result.reply["content"]
     assert kernel.eval("r.check") == check
     assert kernel.eval("r.expected") >= 6000
-    assert kernel.eval("r.lost('per-thread')") == [0]
+    assert kernel.eval("r.run('per-thread')['lost_runs']") == [0]
 
 
 def test_check_option_names_the_count(kernel):
     result = race(kernel, "--threads 2 --iterations 500 --runs 1 --modes lock --check 'log.count(1)' -o r",
                   "log = []\nlog += [1]\n")
     assert result.status == "ok", result.reply["content"]
-    assert kernel.eval("r.expected") == 1000 and kernel.eval("r.lost('lock')") == [0]
+    assert kernel.eval("r.expected") == 1000 and kernel.eval("r.run('lock')['lost_runs']") == [0]
 
 
 @pytest.mark.parametrize("line, body, expected", [
@@ -150,8 +154,8 @@ def test_python_39_child_shows_the_classic_race_beside_the_kernel(kernel):
     assert interpreters[1][0] is False and interpreters[1][1].startswith("3.9")
     pythons = {row["python"] for row in result.result_data()[RESULT_MIME]["rows"]}
     assert len(pythons) == 2
-    assert kernel.eval("max(r.lost('unlocked', python='3.9'))") > 0
-    assert kernel.eval("r.lost('lock', python='3.9')") == [0, 0]
+    assert kernel.eval("max(r.run('unlocked', python='3.9')['lost_runs'])") > 0
+    assert kernel.eval("r.run('lock', python='3.9')['lost_runs']") == [0, 0]
 
 
 @pytest.mark.skipif(not PYENV_39, reason="no pyenv CPython 3.9 on this machine")
@@ -176,4 +180,4 @@ def test_free_threaded_child_runs_without_the_gil_and_loses_updates(kernel):
     info = kernel.eval("r.interpreters[0]['interpreter']")
     assert info["free_threaded_build"] is True and info["gil_enabled"] is False
     assert "GIL off" in kernel.eval("r.interpreters[0]['python']")
-    assert kernel.eval("max(r.lost('unlocked'))") > 0
+    assert kernel.eval("max(r.run('unlocked')['lost_runs'])") > 0

@@ -172,7 +172,7 @@ def turns_table(found):
 def race_lines(race, default, free):
     """One line per build: the updates an unlocked and a locked %%race --python run lost."""
     def lost(python, mode):
-        return " / ".join(f"{int(n):,}" for n in race.lost(mode, python=python))
+        return " / ".join(f"{int(n):,}" for n in race.run(mode, python=python)["lost_runs"])
 
     lines = [f"{label:>14}: without a lock lost {lost(python, 'unlocked')} of {race.expected:,}; "
              f"with a lock {lost(python, 'lock')}" for label, python in _labelled(default, free) if python != "kernel"]

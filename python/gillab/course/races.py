@@ -23,8 +23,8 @@ def interval_sweep(intervals, threads, iterations, runs):
         options = (f"--modes unlocked --threads {threads} --iterations {iterations} --runs {runs} "
                    f"--switch-interval {interval}")
         with_call, in_place = race(options, CALL_CELL), race(options, BARE_CELL)
-        sweep.append({"interval": interval, "call": list(with_call.lost("unlocked")),
-                      "bare": list(in_place.lost("unlocked")), "expected": with_call.expected})
+        sweep.append({"interval": interval, "call": with_call.run("unlocked")["lost_runs"],
+                      "bare": in_place.run("unlocked")["lost_runs"], "expected": with_call.expected})
     return sweep
 
 
@@ -75,7 +75,7 @@ def bare_sentence(sweep):
 def runs_sentence(what, result, mode="unlocked", python=None):
     """What `what` lost over the runs of one mode of a %%race result, as a sentence that
     is true whatever the runs showed."""
-    lost = [int(n) for n in result.lost(mode, python=python)]
+    lost = [int(n) for n in result.run(mode, python=python)["lost_runs"]]
     losing = [n for n in lost if n > 0]
     if not losing:
         return f"{what} lost nothing in any of its {len(lost)} runs here."
@@ -87,7 +87,7 @@ def cheapest_correct(result, modes=("lock", "batch", "per-thread"), python=None)
     """The correct mode (nothing lost in any run) with the lowest cost against the unlocked
     time, and that cost; (None, None) when no mode was correct."""
     correct = [(result.cost(mode, python=python), mode) for mode in modes
-               if all(n == 0 for n in result.lost(mode, python=python))]
+               if all(n == 0 for n in result.run(mode, python=python)["lost_runs"])]
     if not correct:
         return None, None
     cost, mode = min(correct)

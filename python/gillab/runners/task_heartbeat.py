@@ -2,9 +2,9 @@
 
 run_cell() runs a cell in a fresh asyncio event loop beside a heartbeat task that wants to wake
 every `every` seconds (the cell may use top-level await); asyncio's debug-mode warnings about
-slow callbacks are captured, never printed. The kernel calls run_cell() while its native GIL
-probe runs; a child interpreter (--python) calls measure(), which runs the same with a Python
-probe thread (lateness_probe.py) in place of the native one. Standard library only, CPython 3.8+.
+slow callbacks are captured, never printed. measure() runs it beside a GIL probe: in the kernel
+the magic's native one, in a child interpreter (--python) a Python probe thread
+(lateness_probe.py) in its place. Standard library only, CPython 3.8+.
 """
 
 import ast
@@ -99,22 +99,32 @@ def run_cell(source, namespace, every, warmup, slow):
     return times
 
 
-def measure(request):
-    """request: cell, every_s, warmup_s, slow_s, probe_every_s, capacity. The cell runs in a fresh
-    namespace of its own (this is another process: the kernel's names are not here). Times come
-    back in ns since the probe started, as the kernel reports its own."""
+def measure(request, progress=None, tools=None):
+    """request: cell, every_s, warmup_s, slow_s, probe_every_s, capacity. In the kernel `tools`
+    brings the user's namespace and the magic's native GIL probe (tools.namespace,
+    tools.gil_probe), which the magic reads itself: times come back as time.perf_counter_ns().
+    In a child interpreter (tools None) the cell runs in a fresh namespace of its own (the
+    kernel's names are not here) beside a Python probe thread, whose report comes back, and times
+    are in ns since that probe started, as the kernel reports its own."""
     try:
         compile_cell(request["cell"])
     except SyntaxError as error:
         raise CellError("the cell is not valid Python here: %s (line %s)" % (error.msg, error.lineno))
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
-    probe = LatenessProbe("sleep", request["probe_every_s"], request["capacity"])
+    in_kernel = tools is not None and hasattr(tools, "gil_probe")
+    if in_kernel:
+        namespace, probe = tools.namespace, tools.gil_probe
+    else:
+        namespace = {"__name__": "__main__", "__builtins__": builtins}
+        probe = LatenessProbe("sleep", request["probe_every_s"], request["capacity"])
     probe.start()
     try:
         outcome = run_cell(request["cell"], namespace, request["every_s"], request["warmup_s"], request["slow_s"])
     finally:
         probe.stop()
-    origin = probe.started_ns
-    return {"start_ns": outcome["start"] - origin, "cell_start_ns": outcome["cell_start"] - origin,
-            "cell_end_ns": outcome["cell_end"] - origin, "ticks_ns": [t - origin for t in outcome["ticks"]],
-            "slow": outcome["slow"], "probe": probe.report()}
+    origin = 0 if in_kernel else probe.started_ns
+    answer = {"start_ns": outcome["start"] - origin, "cell_start_ns": outcome["cell_start"] - origin,
+              "cell_end_ns": outcome["cell_end"] - origin, "ticks_ns": [t - origin for t in outcome["ticks"]],
+              "slow": outcome["slow"]}
+    if not in_kernel:
+        answer["probe"] = probe.report()
+    return answer

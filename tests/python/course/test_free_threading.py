@@ -38,8 +38,8 @@ class Sweep:
     def wall(self, mode, workers=1, python=None):
         return {"sequential": 0.4}.get(mode, 0.05)
 
-    def lost(self, mode, python):
-        return [0, 0] if mode == "lock" or python == "/d" else [120, 80]
+    def run(self, mode, python):
+        return {"mode": mode, "lost_runs": [0, 0] if mode == "lock" or python == "/d" else [120, 80]}
 
 
 def test_free_threading_tables_lay_out_each_build_beside_the_published_rows():

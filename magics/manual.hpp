@@ -1,0 +1,17 @@
+// Each magic's manual (the prose `%name?` shows above its options) is a text
+// file of its own, share/manuals/NAME.txt, installed in share/gillab/manuals:
+// written once, read here at run time, included in docs/magics.md
+// (tools/manuals-into-docs), and reachable by a translation without C++:
+// share/manuals/LANG/NAME.txt wins where the locale asks for LANG.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace gillab
+{
+    // The manual of `magic`, with each {KEY} of `fill` replaced by its text
+    // (lists the code owns: presets, loads). A missing file gives one line
+    // saying where it was looked for, never an exception: help must not fail.
+    std::string manual(const std::string& magic, const std::map<std::string, std::string>& fill = {});
+}
