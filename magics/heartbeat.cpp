@@ -23,6 +23,8 @@
 #include "core/registry.hpp"
 #include "core/runner.hpp"
 #include "core/stats.hpp"
+#include "core/gil_watch.hpp"
+#include "heartbeat_blame.hpp"
 #include "heartbeat_python.hpp"
 
 namespace gillab
@@ -40,6 +42,8 @@ namespace gillab
         constexpr std::size_t probe_capacity = 1 << 18;
         // A child sends its probe's samples as JSON: past this many, an even subsample.
         constexpr std::size_t child_probe_capacity = 50000;
+        // gillab.runners.task_heartbeat.compile_cell's file name for the cell.
+        const char* heartbeat_cell_filename = "<%%heartbeat cell>";
 
         struct options
         {
@@ -48,6 +52,7 @@ namespace gillab
             double slow_s;
             double warmup_s;
             std::vector<measurement_target> targets;
+            bool blame = true;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -73,12 +78,18 @@ namespace gillab
                 "Python thread wakes every --probe-every instead and can stamp the clock only once it holds the\n"
                 "GIL again, so its waits include the OS wake-up (coarser; see gil_probe_limit).\n"
                 "The result object (-o NAME) has rows, gaps(), gil_waits(), max_gap_ms, ticks, cell_s,\n"
-                "gil_wait_ratio, slow_callbacks, interpreters, to_dict() and to_dataframe(); gaps() and\n"
-                "gil_waits() take python= to pick an interpreter ('3.13t', 'kernel').",
+                "gil_wait_ratio, slow_callbacks, interpreters, blame(), to_dict() and to_dataframe(); gaps() and\n"
+                "gil_waits() take python= to pick an interpreter ('3.13t', 'kernel').\n"
+                "Blame (in this kernel): %%gilwatch's sampler follows the loop's thread, reading where it is\n"
+                "without the GIL; each late beat (a gap over twice --every) is charged to the line it ran or\n"
+                "blocked in between the two ticks (a time.sleep in a coroutine: 'cell line 3', in C call\n"
+                "time.sleep), or, while it was proven waiting for the GIL, to the holder and its line. The\n"
+                "blame table says which lines caused how much stall; --no-blame turns it off.",
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
                  {"warmup", 0, "DURATION", "heartbeat time before the cell starts (default 50ms)"},
+                 {"no-blame", 0, "", "do not follow the loop's thread (no blame table)"},
                  python_option(),
                  output_option()},
                 1, "start|stop: the line form, a native probe across cells");
@@ -87,7 +98,8 @@ namespace gillab
         options read_options(const parsed_args& args)
         {
             return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0),
-                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}};
+                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {},
+                    !args.has("no-blame")};
         }
 
         // ---- measure --------------------------------------------------------
@@ -148,6 +160,9 @@ namespace gillab
             std::string label;
             cell_run cell;
             probe_record gil;
+            // The kernel's run with blame: the watch that followed the loop's thread.
+            std::shared_ptr<const gil_watch_record> watch = nullptr;
+            double watch_offset_ms = 0;  // its sampler's start on the probe's clock
         };
 
         const char* python_probe_limit =
@@ -400,8 +415,15 @@ namespace gillab
             heartbeat_run run{turn.target, turn.label, {}, {}};
             gil_probe probe(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
             probe.start();
+            std::optional<gil_watch> watch;
+            if (o.blame) watch.emplace("heartbeat", default_watch_period_s(), true, true);
             py::dict outcome = py::module_::import("gillab.runners.task_heartbeat")
                                    .attr("run_cell")(*call.cell, call.user_ns, o.every_s, o.warmup_s, o.slow_s);
+            if (watch)
+            {
+                run.watch = std::make_shared<const gil_watch_record>(watch->finish());
+                run.watch_offset_ms = (steady_ns(run.watch->sampler_started) - steady_ns(probe.started_at())) * 1e-6;
+            }
             probe.stop();
             run.cell = make_cell_run(steady_ns(probe.started_at()), outcome["start"].cast<std::int64_t>(),
                                      outcome["cell_start"].cast<std::int64_t>(), outcome["cell_end"].cast<std::int64_t>(),
@@ -451,7 +473,12 @@ namespace gillab
             {
                 all.push_back(turn.target.is_kernel ? run_in_kernel(call, turn, o) : run_under_child(call, turn, o));
             });
-            return heartbeat_result(all, o);
+            Result result = heartbeat_result(all, o);
+            for (const heartbeat_run& run : all)
+                if (run.watch)
+                    add_heartbeat_blame(result, *run.watch, {*call.cell, heartbeat_cell_filename, false},
+                                        {run.cell.tick_ms, run.cell.start_ms, o.every_s * 1e3, run.watch_offset_ms});
+            return result;
         }
     }
 
@@ -480,7 +507,10 @@ namespace gillab
                      const nl::json& figures = r.of(python);
                      return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
                  },
-                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order");
+                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order")
+            .def("blame", [](const heartbeat_result_object& r) { return py::cast(r.data.value("blame", nl::json::array())); },
+                 "what stalled the loop, most first: dicts of cause ('ran' or 'waited for the GIL'), holder, where, text, "
+                 "function, file, line, calls, label, stall_ms, share (of all stall), late_beats");
     }
 
     magic_definition heartbeat_magic()
