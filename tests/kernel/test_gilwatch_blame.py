@@ -5,6 +5,7 @@ multiply's line takes most of its wait and the compress line (named as a call in
 lines are the student's cell lines (the %%gilwatch line is line 1); --no-blame reads no frames."""
 
 import pytest
+from cell_lines import line_of
 
 # Operands whose product takes a fraction of a second in one BINARY_OP (the GIL held throughout).
 OPERANDS = "a, b = 3 ** 2_000_000, 7 ** 1_600_000\nimport os\ndata = os.urandom(6_000_000)"
@@ -21,9 +22,9 @@ WAITER = (
 )
 
 
-def line_of(cell, marker):
-    """The line of the student's cell holding `marker`, counting the %%gilwatch line as 1."""
-    return next(n for n, text in enumerate(cell.splitlines(), 1) if marker in text)
+def watched(body):
+    """A %%gilwatch cell: the waiter spins while `body` runs, then stops."""
+    return "%%gilwatch -o w\n" + WAITER + body + "done.set()\nwaiter.join()\n"
 
 
 def blamed_at(kernel, cell, marker, who="waiter"):
@@ -41,11 +42,8 @@ def operands(kernel):
 
 def test_a_waiter_beside_a_long_multiply_is_blamed_mostly_on_that_line(operands):
     kernel = operands
-    cell = ("%%gilwatch -o w\n" + WAITER +
-            "for _ in range(3):\n"
-            "    product = a * b  # MULTIPLY\n"
-            "done.set()\n"
-            "waiter.join()\n")
+    cell = watched("for _ in range(3):\n"
+                   "    product = a * b  # MULTIPLY\n")
     result = kernel.execute(cell, timeout=120)
     assert result.status == "ok", result.reply["content"]
     assert result.stream("stderr") == ""
@@ -63,13 +61,10 @@ def test_a_waiter_beside_a_long_multiply_is_blamed_mostly_on_that_line(operands)
 
 def test_a_waiter_beside_zlib_compress_is_blamed_little_on_it_since_it_releases_the_gil(operands):
     kernel = operands
-    cell = ("%%gilwatch -o w\n" + WAITER +
-            "started = time.perf_counter()\n"
-            "for _ in range(3):\n"
-            "    packed = zlib.compress(data, 6)  # COMPRESS\n"
-            "compressing = time.perf_counter() - started\n"
-            "done.set()\n"
-            "waiter.join()\n")
+    cell = watched("started = time.perf_counter()\n"
+                   "for _ in range(3):\n"
+                   "    packed = zlib.compress(data, 6)  # COMPRESS\n"
+                   "compressing = time.perf_counter() - started\n")
     kernel.ok(cell, timeout=120)
     seconds, share, entries = blamed_at(kernel, cell, "# COMPRESS")
     compressing = kernel.eval("compressing")
@@ -83,16 +78,13 @@ def test_a_waiter_beside_zlib_compress_is_blamed_little_on_it_since_it_releases_
 
 def test_threads_alternating_multiply_and_compress_are_blamed_on_the_multiply_line(operands):
     kernel = operands
-    cell = ("%%gilwatch -o w\n" + WAITER +
-            "def alternate():\n"
-            "    for _ in range(3):\n"
-            "        product = a * b  # MULTIPLY\n"
-            "        packed = zlib.compress(data, 6)  # COMPRESS\n"
-            "worker = threading.Thread(target=alternate, name='alternator')\n"
-            "worker.start()\n"
-            "worker.join()\n"
-            "done.set()\n"
-            "waiter.join()\n")
+    cell = watched("def alternate():\n"
+                   "    for _ in range(3):\n"
+                   "        product = a * b  # MULTIPLY\n"
+                   "        packed = zlib.compress(data, 6)  # COMPRESS\n"
+                   "worker = threading.Thread(target=alternate, name='alternator')\n"
+                   "worker.start()\n"
+                   "worker.join()\n")
     kernel.ok(cell, timeout=120)
     multiply_s, multiply_share, multiply = blamed_at(kernel, cell, "# MULTIPLY")
     compress_s, _, compress = blamed_at(kernel, cell, "# COMPRESS")
@@ -104,10 +96,7 @@ def test_threads_alternating_multiply_and_compress_are_blamed_on_the_multiply_li
 
 def test_the_timeline_shows_the_holders_line_on_hover(operands):
     kernel = operands
-    cell = ("%%gilwatch -o w\n" + WAITER +
-            "product = a * b  # MULTIPLY\n"
-            "done.set()\n"
-            "waiter.join()\n")
+    cell = watched("product = a * b  # MULTIPLY\n")
     result = kernel.execute(cell, timeout=120)
     spec = result.result_data()["application/vnd.vegalite.v5+json"]
     labels = {row.get("label", "") for row in spec["data"]["values"] if row["lane"] == "MainThread"}
@@ -119,7 +108,7 @@ def test_lines_of_functions_from_earlier_cells_are_named_by_their_cell(operands)
     kernel = operands
     kernel.ok("def multiply_here():\n    return a * b  # EARLIER\n")
     count = kernel.eval("get_ipython().execution_count") - 1
-    cell = "%%gilwatch -o w\n" + WAITER + "multiply_here()\ndone.set()\nwaiter.join()\n"
+    cell = watched("multiply_here()\n")
     kernel.ok(cell, timeout=120)
     top = kernel.eval("w.blame('waiter')")[0]
     assert top["where"] == f"In [{count}] line 2", top

@@ -3,9 +3,7 @@ stalls the loop, and the stall is charged to that line of the cell (a call into 
 a loop starved of the GIL by a thread's long big-integer multiply is charged to that thread
 and line; an awaiting coroutine leaves nothing to blame; --no-blame leaves the table out."""
 
-
-def line_of(cell, marker):
-    return next(n for n, text in enumerate(cell.splitlines(), 1) if marker in text)
+from cell_lines import line_of
 
 
 def test_a_time_sleep_in_a_coroutine_is_blamed_for_the_stall(kernel):
