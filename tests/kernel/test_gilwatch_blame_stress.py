@@ -34,8 +34,8 @@ CELL = (
 
 def line_exists(entry, cell_lines):
     where, file, line = entry["where"], entry["file"], entry["line"]
-    if where.startswith("("):
-        return True  # unknown or no Python frame: no line claimed
+    if where.startswith("(") or where.endswith("(no line)"):
+        return True  # unknown, no Python frame, or an instruction without a line (a module's RESUME): no line claimed
     if where.startswith("cell line "):
         return 2 <= line <= len(cell_lines) and entry["text"] == cell_lines[line - 1].strip()
     if file.startswith("<frozen "):
