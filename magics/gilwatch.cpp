@@ -21,6 +21,7 @@
 #include "core/stats.hpp"
 #include "core/switch_interval.hpp"
 #include "manual.hpp"
+#include "gilwatch_blame.hpp"
 
 namespace gillab
 {
@@ -28,15 +29,6 @@ namespace gillab
 
     namespace
     {
-        // The default period follows the switch interval: a thread that wants
-        // the GIL forces a hand-over only after waiting one interval, so turns
-        // of contending threads last about an interval, and a fifth of it
-        // (1 ms at CPython's 5 ms) places their ends within a fifth of a turn
-        // at a twentieth of the wake-ups of 50 us, each of which costs the
-        // watched code where no core is free (bench/gilwatch_overhead).
-        constexpr double period_per_interval = 1.0 / 5;
-        constexpr double min_default_period_s = 50e-6;
-        constexpr double max_default_period_s = 1e-3;
         // The chart draws at most this many bars: past it, a lane's turns closer
         // than a pixel's worth of time merge into one bar.
         constexpr std::size_t max_chart_segments = 4000;
@@ -44,6 +36,8 @@ namespace gillab
         constexpr std::size_t max_data_segments = 20000;
 
         const char* free_lane = "(nobody: GIL free)";
+        // gillab.cell_runner.compile_cell's file name for the cell of %%gilwatch.
+        const char* watched_cell_filename = "<%%gilwatch cell>";
         const char* unattributed_lane = "(unattributed)";
 
         // ---- parse ----------------------------------------------------------
@@ -55,15 +49,14 @@ namespace gillab
                 manual("gilwatch"),
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
                                                "interval / 5, within 50us to 1ms)"},
+                 {"no-blame", 0, "", "do not read the holders' frames (no blame table)"},
                  output_option()},
                 1, "start|stop: the line form, one watch across cells");
         }
 
         double read_period(const parsed_args& args)
         {
-            const double automatic = std::clamp(switch_interval_s() * period_per_interval, min_default_period_s,
-                                                max_default_period_s);
-            return args.duration("period", automatic, 10e-6, 10e-3);
+            return args.duration("period", default_watch_period_s(), 10e-6, 10e-3);
         }
 
         // ---- measure --------------------------------------------------------
@@ -75,7 +68,7 @@ namespace gillab
             return watch;
         }
 
-        gil_watch_record watch_cell(const std::string& cell, py::dict user_ns, double period_s)
+        gil_watch_record watch_cell(const std::string& cell, py::dict user_ns, double period_s, bool blame)
         {
             py::module_ runner = py::module_::import("gillab.cell_runner");
             py::object code;
@@ -88,7 +81,7 @@ namespace gillab
                 if (!error.matches(runner.attr("CellSyntaxError"))) throw;
                 throw usage_error(py::str(error.value()).cast<std::string>());
             }
-            gil_watch watch("gilwatch", period_s);
+            gil_watch watch("gilwatch", period_s, blame);
             runner.attr("run")(code, user_ns);
             return watch.finish();
         }
@@ -344,6 +337,13 @@ namespace gillab
             return result;
         }
 
+        Result blamed_result(const gil_watch_record& record, const std::string& mode, const watched_cell& cell)
+        {
+            Result result = watch_result(record, mode);
+            add_blame(result, record, cell);
+            return result;
+        }
+
         Result started_result(double period_s)
         {
             Result result;
@@ -365,7 +365,7 @@ namespace gillab
             if (action == "start")
             {
                 if (watch) throw usage_error("%gilwatch: a watch is already running; %gilwatch stop first");
-                watch = std::make_unique<gil_watch>("gilwatch", period_s);
+                watch = std::make_unique<gil_watch>("gilwatch", period_s, !call.args.has("no-blame"));
                 magic_state_guard::keep_interpreter_state();  // its thread hook outlives this cell
                 static bool stop_at_exit = false;
                 if (!stop_at_exit)
@@ -378,11 +378,11 @@ namespace gillab
             if (action == "stop")
             {
                 if (!watch) throw usage_error("%gilwatch: no watch is running; %gilwatch start first");
-                if (call.args.has("period"))
-                    throw usage_error("%gilwatch stop: --period belongs to %gilwatch start");
+                if (call.args.has("period") || call.args.has("no-blame"))
+                    throw usage_error("%gilwatch stop: --period and --no-blame belong to %gilwatch start");
                 std::unique_ptr<gil_watch> stopped = std::move(watch);
                 magic_state_guard::keep_interpreter_state();  // the hook it removes stays removed
-                return watch_result(stopped->finish(), "span");
+                return blamed_result(stopped->finish(), "span", {});
             }
             throw usage_error("%gilwatch: bad action " + shown(action) + "; accepted: start, stop");
         }
@@ -395,7 +395,8 @@ namespace gillab
                 throw usage_error("%%gilwatch takes no start/stop; those are for the line form %gilwatch");
             if (call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
                 throw usage_error("%%gilwatch needs a cell to run");
-            return watch_result(watch_cell(*call.cell, call.user_ns, period_s), "cell");
+            const gil_watch_record record = watch_cell(*call.cell, call.user_ns, period_s, !call.args.has("no-blame"));
+            return blamed_result(record, "cell", {*call.cell, watched_cell_filename});
         }
     }
 
@@ -453,6 +454,20 @@ namespace gillab
             return out;
         }
 
+        // Whom the thread(s) of this name waited behind, ranked (blame on).
+        nl::json blame(const py::object& who) const
+        {
+            if (!data.contains("blame")) throw py::key_error("this result has no blame (--no-blame, or %gilwatch start)");
+            nl::json out = nl::json::array();
+            const std::vector<const nl::json*> threads = find("threads", who);
+            for (const nl::json& waiter : data["blame"])
+                for (const nl::json* t : threads)
+                    if (waiter["ident"] == (*t)["ident"])
+                        for (const nl::json& line : waiter["behind"]) out.push_back(line);
+            std::sort(out.begin(), out.end(), [](const nl::json& a, const nl::json& b) { return a["seconds"] > b["seconds"]; });
+            return out;
+        }
+
         std::int64_t turns(const py::object& who) const
         {
             std::int64_t total = 0;
@@ -469,6 +484,9 @@ namespace gillab
             .def("waiting_share", &gilwatch_result_object::waiting_share, "name"_a,
                  "the share of the wall time the thread(s) were proven waiting for the GIL (a lower bound)")
             .def("turns", &gilwatch_result_object::turns, "name"_a, "how many turns the thread(s) held the GIL")
+            .def("blame", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.blame(who)); },
+                 "name"_a, "whom the thread(s) waited behind, longest first: dicts of holder, where, text, function, "
+                           "file, line, instruction, calls, seconds, share (of its blamed wait)")
             .def("segments", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.segments(who)); },
                  "name"_a, "each turn of the thread(s) as {'start_ms', 'end_ms'} since the window opened, in order");
     }

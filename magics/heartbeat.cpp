@@ -25,6 +25,9 @@
 #include "core/runner.hpp"
 #include "core/stats.hpp"
 #include "manual.hpp"
+#include "core/gil_watch.hpp"
+#include "heartbeat_blame.hpp"
+#include "heartbeat_python.hpp"
 
 namespace gillab
 {
@@ -41,6 +44,8 @@ namespace gillab
         constexpr std::size_t probe_capacity = 1 << 18;
         // A child sends its probe's samples as JSON: past this many, an even subsample.
         constexpr std::size_t child_probe_capacity = 50000;
+        // gillab.runners.task_heartbeat.compile_cell's file name for the cell.
+        const char* heartbeat_cell_filename = "<%%heartbeat cell>";
 
         struct options
         {
@@ -50,6 +55,7 @@ namespace gillab
             double warmup_s;
             std::vector<measurement_target> targets;
             bool show_published = true;
+            bool blame = true;
         };
 
         // ---- parse ----------------------------------------------------------
@@ -64,6 +70,7 @@ namespace gillab
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
                  {"warmup", 0, "DURATION", "heartbeat time before the cell starts (default 50ms)"},
                  no_published_option(),
+                 {"no-blame", 0, "", "do not follow the loop's thread (no blame table)"},
                  python_option(),
                  output_option()},
                 1, "start|stop: the line form, a native probe across cells");
@@ -73,7 +80,7 @@ namespace gillab
         {
             return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0),
                     args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {},
-                    !args.has("no-published")};
+                    !args.has("no-published"), !args.has("no-blame")};
         }
 
         // ---- measure --------------------------------------------------------
@@ -134,6 +141,9 @@ namespace gillab
             std::string label;
             cell_run cell;
             probe_record gil;
+            // The kernel's run with blame: the watch that followed the loop's thread.
+            std::shared_ptr<const gil_watch_record> watch = nullptr;
+            double watch_offset_ms = 0;  // its sampler's start on the probe's clock
         };
 
         const char* python_probe_limit =
@@ -435,9 +445,17 @@ namespace gillab
                 return run;
             }
             py::object native = py::type::of<gil_probe>()("sleep", o.probe_every_s, probe_capacity);
+            // Blame: %%gilwatch's sampler follows the loop's thread while the cell runs.
+            std::optional<gil_watch> watch;
+            if (o.blame) watch.emplace("heartbeat", default_watch_period_s(), true, true);
             const nl::json answer = run_task(turn.target, request(call, o, probe_capacity), "heartbeat", {},
                                              py::dict("namespace"_a = call.user_ns, "gil_probe"_a = native));
             const gil_probe& probe = native.cast<const gil_probe&>();
+            if (watch)
+            {
+                run.watch = std::make_shared<const gil_watch_record>(watch->finish());
+                run.watch_offset_ms = (steady_ns(run.watch->sampler_started) - steady_ns(probe.started_at())) * 1e-6;
+            }
             run.cell = cell_of(answer, steady_ns(probe.started_at()));
             run.gil = native_record(probe);
             return run;
@@ -474,6 +492,10 @@ namespace gillab
             });
             Result result = heartbeat_result(all, o);
             add_sandbox_notes(result.table.notes, o.targets);
+            for (const heartbeat_run& run : all)
+                if (run.watch)
+                    add_heartbeat_blame(result, *run.watch, {*call.cell, heartbeat_cell_filename, false},
+                                        {run.cell.tick_ms, run.cell.start_ms, o.every_s * 1e3, run.watch_offset_ms});
             return result;
         }
     }
@@ -503,7 +525,10 @@ namespace gillab
                      const nl::json& figures = r.of(python);
                      return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
                  },
-                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order");
+                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order")
+            .def("blame", [](const heartbeat_result_object& r) { return py::cast(r.data.value("blame", nl::json::array())); },
+                 "what stalled the loop, most first: dicts of cause ('ran' or 'waited for the GIL'), holder, where, text, "
+                 "function, file, line, calls, label, stall_ms, share (of all stall), late_beats");
     }
 
     magic_definition heartbeat_magic()

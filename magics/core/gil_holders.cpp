@@ -17,6 +17,7 @@ namespace gillab
 
         holder_figures* open = nullptr;       // the thread whose turn is running
         const gil_run* open_run = nullptr;    // the run that turn's state came from
+        double open_place_s = 0;              // the open turn's longest run, whose place the turn shows
         std::uintptr_t last_holder = 0;       // the holder of the last held sample
         bool first_in_window = true;
         std::uint64_t first_switch = 0;
@@ -55,7 +56,15 @@ namespace gillab
             if (same_turn)
                 figures.turns.back().end_ms = ms(stop);
             else
-                figures.turns.push_back({ms(start), ms(stop)});
+            {
+                figures.turns.push_back({ms(start), ms(stop), run.place});
+                open_place_s = 0;
+            }
+            if (length_s > open_place_s)
+            {
+                figures.turns.back().place = run.place;
+                open_place_s = length_s;
+            }
             open = &figures;
             open_run = &run;
         }

@@ -20,6 +20,7 @@ namespace gillab
     {
         double start_ms;  // since the window opened
         double end_ms;
+        place_id place = unknown_place;  // where the holder spent the longest run of the turn (blame on)
     };
 
     struct holder_figures

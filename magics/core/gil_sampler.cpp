@@ -28,6 +28,9 @@ namespace gillab
         constexpr double wait_poll_cost_s = 0.2e-3;
         constexpr int released_polls = 16;
 
+        // A followed thread's samples kept at most: over four minutes at the default 1 ms.
+        constexpr std::size_t max_followed_samples = 1 << 18;
+
         // Acquire loads keep the reads in program order (free on x86), which
         // the wait proof's two reads of the switch counter rely on.
         template <typename T>
@@ -61,8 +64,10 @@ namespace gillab
         }
     }
 
-    gil_sampler::gil_sampler(const gillab_gil_fields& fields, double period_s) : m_fields(fields), m_period_s(period_s)
+    gil_sampler::gil_sampler(const gillab_gil_fields& fields, double period_s, bool blame)
+        : m_fields(fields), m_period_s(period_s), m_blame_on(blame)
     {
+        if (blame) gillab_frame_reader_init();
         // The first chunk is allocated (and touched) here, not on the sampler thread.
         m_chunks.push_back(std::make_unique<gil_run[]>(chunk_runs));
     }
@@ -119,12 +124,49 @@ namespace gillab
         return true;  // not watched: nothing to ask
     }
 
+    bool gil_sampler::proven_waiting(std::uintptr_t thread_state) const
+    {
+        const std::size_t count = m_wait_count.load(std::memory_order_acquire);
+        for (std::size_t i = 0; i < count; ++i)
+            if (m_waits[i].tracker.thread_state() == thread_state) return !m_waits[i].gone && m_waits[i].tracker.waiting();
+        return false;
+    }
+
+    void gil_sampler::note_waiters(std::size_t watched, std::uintptr_t holder, std::uint64_t last_id, place_id place)
+    {
+        for (std::size_t i = 0; i < watched; ++i)
+            if (!m_waits[i].gone && m_waits[i].tracker.waiting())
+                m_blame.note({static_cast<std::uint32_t>(i), holder != 0 ? place : unknown_place, holder, last_id});
+    }
+
+    void gil_sampler::follow(std::uintptr_t thread_state)
+    {
+        if (running() || !m_blame_on) return;
+        m_followed = thread_state;
+        m_followed_samples.reserve(max_followed_samples);
+    }
+
+    void gil_sampler::record_followed(std::int64_t t_ns, std::uintptr_t holder, std::uint64_t last_id, place_id holder_place)
+    {
+        if (m_followed == 0 || m_followed_samples.size() >= max_followed_samples) return;
+        followed_sample s{t_ns, holder_place, false, holder, last_id, holder_place};
+        if (holder != m_followed)
+        {
+            s.place = m_frames.place_of(m_followed);
+            s.waiting = proven_waiting(m_followed);
+        }
+        m_followed_samples.push_back(s);
+    }
+
     void gil_sampler::start()
     {
         if (running()) return;
         m_stop = false;
         m_count = 0;
         m_totals = {};
+        m_frames = holder_frames();
+        m_blame = wait_blame();
+        m_followed_samples.clear();
         for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker = gil_wait_tracker(m_waits[i].tracker.thread_state());
         m_started = monotonic::now();
         m_thread = std::thread([this] { run(); });
@@ -181,14 +223,16 @@ namespace gillab
             const std::uint64_t switches = load(m_fields.switch_number);
             const bool contended = load(m_fields.drop_request) != 0;
             const std::uintptr_t holder = locked ? last_holder : 0;
+            const place_id place = m_blame_on && holder != 0 ? m_frames.place_of(holder) : unknown_place;
             const auto now = monotonic::now();
             const std::int64_t t = std::chrono::duration_cast<std::chrono::nanoseconds>(now - m_started).count();
 
             if (m_totals.samples > 0 && t - last_ns > m_totals.max_gap_ns) m_totals.max_gap_ns = t - last_ns;
             last_ns = t;
             ++m_totals.samples;
+            if (m_blame_on) m_blame.sample(t);
             if (current == nullptr || current->holder != holder || current->switch_number != switches ||
-                current->last_thread_id != last_id)
+                current->last_thread_id != last_id || current->place != place)
             {
                 gil_run* slot = next_slot();
                 if (slot == nullptr)
@@ -196,7 +240,7 @@ namespace gillab
                     m_totals.truncated = true;
                     break;
                 }
-                *slot = {t, holder, switches, last_id, 0, 0};
+                *slot = {t, holder, switches, last_id, 0, 0, place};
                 current = slot;
             }
             ++current->samples;
@@ -222,6 +266,8 @@ namespace gillab
                 poll_waits(switches, locked, last_holder, released);
             }
             if (released != 0 && (--released_left == 0 || waiting(released) || last_holder == released)) released = 0;
+            if (m_blame_on) note_waiters(watched, holder, last_id, place);
+            if (m_followed != 0) record_followed(t, holder, last_id, place);
             // Gaps spread evenly over half to one and a half periods, so that
             // samples cannot lock onto the phase of a periodic workload (a
             // thread waking every few ms on the same clock). A late wake-up
@@ -231,6 +277,7 @@ namespace gillab
             if (next < now) next = now + gap;
         }
         m_totals.stopped_ns = m_totals.truncated ? last_ns : ns_since(m_started);
+        if (m_blame_on) m_blame.sample(m_totals.stopped_ns);
         for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker.close(m_totals.stopped_ns);
         timespec cpu{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
@@ -243,6 +290,15 @@ namespace gillab
         gil_sampling out = m_totals;
         out.runs.reserve(m_count);
         for (std::size_t i = 0; i < m_count; ++i) out.runs.push_back(m_chunks[i / chunk_runs][i % chunk_runs]);
+        if (m_blame_on)
+        {
+            out.codes = m_frames.codes();
+            out.places = m_frames.places();
+            out.blame = m_blame.totals();
+            out.frame_reads = m_frames.reads();
+            out.frames_unreadable = m_frames.unreadable();
+            out.followed = m_followed_samples;
+        }
         for (std::size_t i = 0; i < m_wait_count.load(); ++i)
         {
             out.waited_s.push_back(static_cast<double>(m_waits[i].tracker.waited_ns()) * 1e-9);

@@ -9,6 +9,9 @@
 // was alive): blocked on the GIL's condition variable starts a wait, which the
 // GIL's own state then proves until the thread takes the GIL (gil_waits.hpp);
 // a thread proven waiting, or holding the GIL, is not asked.
+// With blame on, each held sample also reads where the holder is in its
+// Python code (holder_frames.hpp), and each proven wait is credited to the
+// holder and that place (wait_blame.hpp).
 #pragma once
 
 #include <array>
@@ -21,6 +24,8 @@
 #include "clock.hpp"
 #include "gil_state.h"
 #include "gil_waits.hpp"
+#include "holder_frames.hpp"
+#include "wait_blame.hpp"
 
 namespace gillab
 {
@@ -32,6 +37,18 @@ namespace gillab
         std::uint64_t last_thread_id = 0;   // the newest thread state's id, read before the holder
         std::uint32_t samples = 0;
         std::uint32_t contended = 0;        // samples that saw a waiter's drop request
+        place_id place = unknown_place;     // where the holder was (blame on), else unknown_place
+    };
+
+    // One sample of the thread a sampler follows (%%heartbeat's event-loop thread).
+    struct followed_sample
+    {
+        std::int64_t t_ns = 0;
+        place_id place = unknown_place;         // where the followed thread was
+        bool waiting = false;                   // proven waiting for the GIL
+        std::uintptr_t holder = 0;              // the GIL's holder then (0: free)
+        std::uint64_t last_thread_id = 0;
+        place_id holder_place = unknown_place;
     };
 
     struct gil_sampling
@@ -47,6 +64,13 @@ namespace gillab
         std::uint64_t wait_polls = 0;       // /proc reads over all threads
         std::vector<double> waited_s;       // per watch_waits slot: time proven waiting for the GIL
         std::vector<std::uint64_t> waits;   // ... and how many waits
+        // Blame (empty when off): the places gil_run::place and the totals name.
+        std::vector<code_copy> codes;
+        std::vector<frame_place> places;
+        std::vector<blame_total> blame;     // per waiter slot, holder and place: time proven waiting behind it
+        std::uint64_t frame_reads = 0;
+        std::uint64_t frames_unreadable = 0;
+        std::vector<followed_sample> followed;  // follow(): every sample of that thread, in order
     };
 
     // Threads whose waits are polled at most; later ones are not.
@@ -55,8 +79,8 @@ namespace gillab
     class gil_sampler
     {
     public:
-        // `fields` from gillab_gil_attach (GIL held).
-        gil_sampler(const gillab_gil_fields& fields, double period_s);
+        // `fields` from gillab_gil_attach (GIL held). `blame`: read the holder's frame at each held sample.
+        gil_sampler(const gillab_gil_fields& fields, double period_s, bool blame);
         ~gil_sampler();
         gil_sampler(const gil_sampler&) = delete;
         gil_sampler& operator=(const gil_sampler&) = delete;
@@ -70,8 +94,12 @@ namespace gillab
         // `thread_state`, from now on (a caller that holds the GIL). Returns
         // its slot, or max_wait_slots when full.
         std::size_t watch_waits(int syscall_fd, std::uintptr_t thread_state);
+        // Before start(), blame on: also records, at every sample, where the thread whose
+        // thread state is `thread_state` is and whether it waits (followed_sample).
+        void follow(std::uintptr_t thread_state);
 
         double period_s() const { return m_period_s; }
+        bool blame() const { return m_blame_on; }
         monotonic::time_point started_at() const { return m_started; }
         // What was recorded; call after stop().
         gil_sampling result() const;
@@ -83,9 +111,19 @@ namespace gillab
         void poll_waits(std::uint64_t switches, bool locked, std::uintptr_t last_holder, std::uintptr_t only);
         // Whether the thread is proven waiting, gone, or not watched.
         bool waiting(std::uintptr_t thread_state) const;
+        // Whether a watched thread is proven waiting (false when gone or not watched).
+        bool proven_waiting(std::uintptr_t thread_state) const;
+        // Notes each proven waiter behind this sample's holder and place.
+        void note_waiters(std::size_t watched, std::uintptr_t holder, std::uint64_t last_id, place_id place);
+        void record_followed(std::int64_t t_ns, std::uintptr_t holder, std::uint64_t last_id, place_id holder_place);
 
         gillab_gil_fields m_fields;
         double m_period_s;
+        bool m_blame_on;
+        holder_frames m_frames;
+        wait_blame m_blame;
+        std::uintptr_t m_followed = 0;
+        std::vector<followed_sample> m_followed_samples;
         std::vector<std::unique_ptr<gil_run[]>> m_chunks;
         std::size_t m_count = 0;
         gil_sampling m_totals;

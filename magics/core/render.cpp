@@ -89,39 +89,103 @@ namespace gillab
         return texts;
     }
 
+    namespace
+    {
+        // Title, header, rule and rows: no notes.
+        std::string table_text(const Table& table)
+        {
+            const std::vector<std::vector<std::string>> texts = format_table(table);
+            std::vector<std::size_t> widths;
+            for (const Column& column : table.columns)
+            {
+                widths.push_back(display_width(header(column)));
+            }
+            for (const std::vector<std::string>& row : texts)
+            {
+                for (std::size_t c = 0; c < row.size(); ++c)
+                {
+                    widths[c] = std::max(widths[c], display_width(row[c]));
+                }
+            }
+            std::string out = table.title.empty() ? "" : table.title + "\n";
+            std::string rule;
+            for (std::size_t c = 0; c < table.columns.size(); ++c)
+            {
+                out += (c ? "  " : "") + pad(header(table.columns[c]), widths[c], false);
+                rule += (c ? "  " : "") + std::string(widths[c], '-');
+            }
+            out += "\n" + rule + "\n";
+            const std::vector<bool> numeric = numeric_columns(table);
+            for (std::size_t r = 0; r < table.rows.size(); ++r)
+            {
+                for (std::size_t c = 0; c < table.columns.size(); ++c)
+                {
+                    out += (c ? "  " : "") + pad(texts[r][c], widths[c], numeric[c]);
+                }
+                out += "\n";
+            }
+            return out;
+        }
+
+        // Caption, header and rows: no notes.
+        std::string table_html(const Table& table)
+        {
+            const std::vector<std::vector<std::string>> texts = format_table(table);
+            std::string out = "<table><caption style=\"text-align:left;font-weight:bold\">" + escape_html(table.title) + "</caption><thead><tr>";
+            for (const Column& column : table.columns)
+            {
+                out += "<th>" + escape_html(header(column)) + "</th>";
+            }
+            out += "</tr></thead><tbody>";
+            const std::vector<bool> numeric = numeric_columns(table);
+            for (std::size_t r = 0; r < table.rows.size(); ++r)
+            {
+                out += "<tr>";
+                for (std::size_t c = 0; c < table.columns.size(); ++c)
+                {
+                    out += std::string(numeric[c] ? "<td style=\"text-align:right\">" : "<td style=\"text-align:left\">") +
+                           escape_html(texts[r][c]) + "</td>";
+                }
+                out += "</tr>";
+            }
+            return out + "</tbody></table>";
+        }
+
+        std::string notes_html(const Table& table)
+        {
+            std::string out;
+            for (const std::string& note : table.notes)
+            {
+                out += "<p style=\"margin:2px 0\">" + escape_html(note) + "</p>";
+            }
+            return out;
+        }
+
+        nl::json table_json(const Table& table)
+        {
+            nl::json columns = nl::json::array();
+            for (const Column& column : table.columns)
+            {
+                columns.push_back({{"key", column.key}, {"title", column.title}, {"unit", column.unit}});
+            }
+            nl::json rows = nl::json::array();
+            for (const Row& row : table.rows)
+            {
+                nl::json record = nl::json::object();
+                for (std::size_t c = 0; c < table.columns.size() && c < row.size(); ++c)
+                {
+                    record[table.columns[c].key] = cell_json(row[c]);
+                }
+                rows.push_back(record);
+            }
+            return {{"title", table.title}, {"columns", columns}, {"rows", rows}, {"notes", table.notes}};
+        }
+    }
+
     std::string render_text(const Result& result)
     {
         const Table& table = result.table;
-        const std::vector<std::vector<std::string>> texts = format_table(table);
-        std::vector<std::size_t> widths;
-        for (const Column& column : table.columns)
-        {
-            widths.push_back(display_width(header(column)));
-        }
-        for (const std::vector<std::string>& row : texts)
-        {
-            for (std::size_t c = 0; c < row.size(); ++c)
-            {
-                widths[c] = std::max(widths[c], display_width(row[c]));
-            }
-        }
-        std::string out = table.title.empty() ? "" : table.title + "\n";
-        std::string rule;
-        for (std::size_t c = 0; c < table.columns.size(); ++c)
-        {
-            out += (c ? "  " : "") + pad(header(table.columns[c]), widths[c], false);
-            rule += (c ? "  " : "") + std::string(widths[c], '-');
-        }
-        out += "\n" + rule + "\n";
-        const std::vector<bool> numeric = numeric_columns(table);
-        for (std::size_t r = 0; r < table.rows.size(); ++r)
-        {
-            for (std::size_t c = 0; c < table.columns.size(); ++c)
-            {
-                out += (c ? "  " : "") + pad(texts[r][c], widths[c], numeric[c]);
-            }
-            out += "\n";
-        }
+        std::string out = table_text(table);
         const std::string strip = result.chart ? chart_to_text(*result.chart) : "";
         if (!strip.empty())
         {
@@ -130,6 +194,11 @@ namespace gillab
         for (const std::string& note : table.notes)
         {
             out += note + "\n";
+        }
+        for (const Table& more : result.more_tables)
+        {
+            out += "\n" + table_text(more);
+            for (const std::string& note : more.notes) out += note + "\n";
         }
         if (!out.empty() && out.back() == '\n')
         {
@@ -140,31 +209,7 @@ namespace gillab
 
     std::string render_html(const Result& result, const ChartImage* image)
     {
-        const Table& table = result.table;
-        const std::vector<std::vector<std::string>> texts = format_table(table);
-        std::string out = "<div class=\"gillab-result\">";
-        out += "<table><caption style=\"text-align:left;font-weight:bold\">" + escape_html(table.title) + "</caption><thead><tr>";
-        for (const Column& column : table.columns)
-        {
-            out += "<th>" + escape_html(header(column)) + "</th>";
-        }
-        out += "</tr></thead><tbody>";
-        const std::vector<bool> numeric = numeric_columns(table);
-        for (std::size_t r = 0; r < table.rows.size(); ++r)
-        {
-            out += "<tr>";
-            for (std::size_t c = 0; c < table.columns.size(); ++c)
-            {
-                out += std::string(numeric[c] ? "<td style=\"text-align:right\">" : "<td style=\"text-align:left\">") +
-                       escape_html(texts[r][c]) + "</td>";
-            }
-            out += "</tr>";
-        }
-        out += "</tbody></table>";
-        for (const std::string& note : table.notes)
-        {
-            out += "<p style=\"margin:2px 0\">" + escape_html(note) + "</p>";
-        }
+        std::string out = "<div class=\"gillab-result\">" + table_html(result.table) + notes_html(result.table);
         if (image && !image->png_base64.empty())
         {
             // The image has twice the pixels: the size attributes keep it sharp, not huge.
@@ -172,34 +217,27 @@ namespace gillab
                    std::to_string(image->width) + "\" height=\"" + std::to_string(image->height) +
                    "\" src=\"data:image/png;base64," + image->png_base64 + "\"/>";
         }
+        for (const Table& more : result.more_tables) out += table_html(more) + notes_html(more);
         return out + "</div>";
     }
 
     nl::json render_json(const Result& result)
     {
-        nl::json columns = nl::json::array();
-        for (const Column& column : result.table.columns)
+        const nl::json main = table_json(result.table);
+        nl::json out = {{"schema", "gillab.result"},
+                        {"schema_version", result_schema_version},
+                        {"magic", result.magic},
+                        {"title", main["title"]},
+                        {"columns", main["columns"]},
+                        {"rows", main["rows"]},
+                        {"notes", main["notes"]},
+                        {"data", result.data}};
+        if (!result.more_tables.empty())
         {
-            columns.push_back({{"key", column.key}, {"title", column.title}, {"unit", column.unit}});
+            out["tables"] = nl::json::array();
+            for (const Table& more : result.more_tables) out["tables"].push_back(table_json(more));
         }
-        nl::json rows = nl::json::array();
-        for (const Row& row : result.table.rows)
-        {
-            nl::json record = nl::json::object();
-            for (std::size_t c = 0; c < result.table.columns.size() && c < row.size(); ++c)
-            {
-                record[result.table.columns[c].key] = cell_json(row[c]);
-            }
-            rows.push_back(record);
-        }
-        return {{"schema", "gillab.result"},
-                {"schema_version", result_schema_version},
-                {"magic", result.magic},
-                {"title", result.table.title},
-                {"columns", columns},
-                {"rows", rows},
-                {"notes", result.table.notes},
-                {"data", result.data}};
+        return out;
     }
 
     MimeBundle mime_bundle(const Result& result, const ChartImage* image)

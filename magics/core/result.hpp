@@ -65,6 +65,7 @@ namespace gillab
         std::size_t lane = 0;  // index into Chart::lanes
         double start = 0.0;
         double end = 0.0;
+        std::string label = {};  // shown on hover when set (gilwatch: the holder's line)
     };
 
     struct Chart
@@ -119,6 +120,7 @@ namespace gillab
     {
         std::string magic;   // "gilinfo", "gilbench", ...
         Table table;
+        std::vector<Table> more_tables;  // shown after the first, each with its own notes (gilwatch's blame)
         std::optional<Chart> chart;
         nl::json data = nl::json::object();  // the magic's own figures
     };

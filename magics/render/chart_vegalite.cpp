@@ -224,6 +224,8 @@ namespace gillab
                 json row = {{"lane", chart.lanes[segment.lane]}, {"start", segment.start}, {"end", segment.end}};
                 if (!chart.bands.empty())
                     row["band"] = chart.bands[segment.band];
+                if (!segment.label.empty())
+                    row["label"] = segment.label;
                 rows.push_back(row);
             }
             return rows;
@@ -248,6 +250,10 @@ namespace gillab
                 encoding["row"] = {{"field", "band"}, {"type", "nominal"}, {"title", nullptr}, {"sort", chart.bands}};
                 tooltip.push_back({{"field", "band"}, {"type", "nominal"}});
             }
+            const bool labelled = std::any_of(chart.segments.begin(), chart.segments.end(),
+                                              [](const ChartSegment& s) { return !s.label.empty(); });
+            if (labelled)
+                tooltip.push_back({{"field", "label"}, {"type", "nominal"}, {"title", "at"}});
             encoding["tooltip"] = tooltip;
             return {
                 {"$schema", "https://vega.github.io/schema/vega-lite/v5.json"},
