@@ -6,7 +6,7 @@
 
 #include "interpreter.hpp"
 #include "launch.hpp"
-#include "core/python_module.hpp"
+#include "framework/python_module.hpp"
 #include "shell_setup.hpp"
 
 PYBIND11_MODULE(_gillab, m)

@@ -2,7 +2,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "core/published.hpp"
+#include "render/published.hpp"
 
 namespace gillab
 {

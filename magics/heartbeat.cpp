@@ -14,15 +14,15 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/child_interpreter.hpp"
-#include "core/figures.hpp"
-#include "core/gil_probe.hpp"
-#include "core/number_format.hpp"
-#include "core/published.hpp"
-#include "core/py_result.hpp"
-#include "core/registry.hpp"
-#include "core/runner.hpp"
-#include "core/stats.hpp"
+#include "workers/child_interpreter.hpp"
+#include "render/figures.hpp"
+#include "instruments/gil_probe.hpp"
+#include "render/number_format.hpp"
+#include "render/published.hpp"
+#include "framework/py_result.hpp"
+#include "framework/registry.hpp"
+#include "framework/runner.hpp"
+#include "base/stats.hpp"
 #include "heartbeat_python.hpp"
 
 namespace gillab

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/child_interpreter.hpp"
-#include "core/python_probe.hpp"
+#include "workers/child_interpreter.hpp"
+#include "instruments/python_probe.hpp"
 
 namespace gillab
 {

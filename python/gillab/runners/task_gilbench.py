@@ -1,9 +1,9 @@
 """%%gilbench's measuring loop: the one the kernel runs and the one a child interpreter runs.
 
 The kernel plans the configurations (mode, workers, jobs), writes the cell as a module
-(magics/core/cell_module) and calls measure(request, progress, tools), handing over its native
-tools (magics/core/runner): the thread pool (magics/core/thread_pool), the budget watchdog and its RunOverBudget type
-(magics/core/budget). A child interpreter (--python, child.py) calls measure(request, progress):
+(magics/framework/cell_module) and calls measure(request, progress, tools), handing over its native
+tools (magics/framework/runner): the thread pool (magics/workers/thread_pool), the budget watchdog and its RunOverBudget type
+(magics/instruments/budget). A child interpreter (--python, child.py) calls measure(request, progress):
 PYTHON_TOOLS stand in for the native ones. Either way this loop times each configuration
 --warmup + --repeats times and returns the raw figures (wall and CPU seconds per run, budget
 stops, whether the results matched sequential's), which the kernel turns into medians, spreads,

@@ -1,6 +1,6 @@
 """%%race's measurement in pure Python, shared by the kernel and by child interpreters.
 
-The kernel imports this module and passes `measure()` its native tools (magics/core/runner),
+The kernel imports this module and passes `measure()` its native tools (magics/framework/runner),
 whose thread pool runs the workers; a child interpreter (--python) runs `measure()` with
 `threading.Thread`. Both race the same generated
 worker code, so "lost" means the same thing in both places. Runs on CPython 3.8+ (no imports

@@ -2,7 +2,7 @@
 interpreter (--python) runs. One spinner thread (spinner_loads.py) holds the interpreter while a
 probe asks for it; per interval, the probe's report and the spinner's step count go back to the
 kernel, which summarises and renders both alike. The probe is the kernel's native one
-(magics/core/gil_probe, handed over as tools.probe) in the kernel, and a Python thread
+(magics/instruments/gil_probe, handed over as tools.probe) in the kernel, and a Python thread
 (lateness_probe.py) in a child, where the native one cannot load. The loop sets the switch
 interval of the interpreter it runs in and puts it back. Standard library only, CPython 3.8+.
 """
