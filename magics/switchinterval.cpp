@@ -557,7 +557,7 @@ namespace gillab
                                       "'; accepted: a duration such as 5ms, 0.2ms, 200us or seconds such as 0.001");
                 }
                 check_switch_interval(seconds, "%switchinterval");
-                py::module_::import("sys").attr("setswitchinterval")(seconds);
+                set_switch_interval(seconds);
                 magic_state_guard::keep_switch_interval();  // setting it is this magic's purpose
                 const double now = switch_interval_s();
                 result.table.rows.push_back({"previous", before * 1e3, "what it was"});

@@ -109,7 +109,7 @@ namespace gillab
         const double now_s = switch_interval_s();
         if (!m_keep_interval && now_s != m_interval_s)
         {
-            py::module_::import("sys").attr("setswitchinterval")(m_interval_s);
+            set_switch_interval(m_interval_s);
             restored.push_back("the switch interval (a job set " + interval_text(now_s) + "; back to " +
                                interval_text(m_interval_s) + ")");
         }

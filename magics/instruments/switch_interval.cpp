@@ -15,6 +15,11 @@ namespace gillab
         return py::module_::import("sys").attr("getswitchinterval")().cast<double>();
     }
 
+    void set_switch_interval(double seconds)
+    {
+        py::module_::import("sys").attr("setswitchinterval")(seconds);
+    }
+
     void check_switch_interval(double seconds, const std::string& what)
     {
         if (!(seconds >= min_switch_interval_s && seconds <= max_switch_interval_s))
@@ -35,7 +40,7 @@ namespace gillab
 
     void scoped_switch_interval::set(double seconds)
     {
-        py::module_::import("sys").attr("setswitchinterval")(seconds);
+        set_switch_interval(seconds);
     }
 
     scoped_switch_interval::~scoped_switch_interval()
@@ -45,11 +50,13 @@ namespace gillab
         py::gil_scoped_acquire gil;
         PyObject *type, *value, *traceback;
         PyErr_Fetch(&type, &value, &traceback);
-        PyObject* result = PyObject_CallMethod(PyImport_AddModule("sys"), "setswitchinterval", "d", m_saved_s);
-        Py_XDECREF(result);
-        if (result == nullptr)
+        try
         {
-            PyErr_Clear();
+            set_switch_interval(m_saved_s);
+        }
+        catch (const py::error_already_set&)
+        {
+            // A destructor cannot report it; the pending exception matters more.
         }
         PyErr_Restore(type, value, traceback);
     }

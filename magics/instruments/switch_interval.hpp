@@ -14,6 +14,10 @@ namespace gillab
 
     double switch_interval_s();
 
+    // The one way C++ sets the interval (GIL held): sys.setswitchinterval, so
+    // anything watching sys sees the same call a student's cell makes.
+    void set_switch_interval(double seconds);
+
     // Throws usage_error naming `what` and the accepted range when out of range.
     void check_switch_interval(double seconds, const std::string& what);
 
