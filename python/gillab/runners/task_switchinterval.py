@@ -13,18 +13,20 @@ import time
 try:  # as gillab.runners.task_switchinterval, in the kernel
     from . import spinner_loads
     from .lateness_probe import LatenessProbe
+    from .switch_interval import ScopedSwitchInterval
 except ImportError:  # from this folder, in a child (child.py)
     import spinner_loads
     from lateness_probe import LatenessProbe
+    from switch_interval import ScopedSwitchInterval
 
 
 class CellError(ValueError):
     """A request this task cannot measure; the message is one line for the student."""
 
 
-def _measure_interval(interval_s, capacity, request, make_probe, state):
+def _measure_interval(interval, interval_s, capacity, request, make_probe, state):
     """One interval: set it, let it settle, then the probe's window beside the spinner."""
-    sys.setswitchinterval(interval_s)
+    interval.set(interval_s)
     time.sleep(request["settle_s"])
     probe = make_probe(request["probe"], request["every_s"], capacity) if request["probe"] != "none" else None
     steps_before = state[1]
@@ -54,21 +56,20 @@ def measure(request, progress=None, tools=None):
             raise CellError(str(error))
     make_probe = tools.probe if tools is not None else LatenessProbe
     report = progress or (lambda text: None)
-    saved = sys.getswitchinterval()
     state = [True, 0]
     spinner = None
     runs = []
-    try:
-        if load != "none":
-            report("starting the %s spinner" % load)
-            spinner = spinner_loads.start(load, state)
-        plan = list(zip(request["intervals_s"], request["capacities"]))
-        for number, (interval_s, capacity) in enumerate(plan, 1):
-            report("interval %g ms (%d of %d)" % (interval_s * 1e3, number, len(plan)))
-            runs.append(_measure_interval(interval_s, capacity, request, make_probe, state))
-    finally:
-        state[0] = False
-        if spinner:
-            spinner.join()
-        sys.setswitchinterval(saved)
+    with ScopedSwitchInterval() as interval:
+        try:
+            if load != "none":
+                report("starting the %s spinner" % load)
+                spinner = spinner_loads.start(load, state)
+            plan = list(zip(request["intervals_s"], request["capacities"]))
+            for number, (interval_s, capacity) in enumerate(plan, 1):
+                report("interval %g ms (%d of %d)" % (interval_s * 1e3, number, len(plan)))
+                runs.append(_measure_interval(interval, interval_s, capacity, request, make_probe, state))
+        finally:
+            state[0] = False
+            if spinner:
+                spinner.join()
     return {"runs": runs}
