@@ -1,5 +1,5 @@
 // `_gillab`: the one native module. Debian's /usr/bin/python3 runs the kernel
-// from it (gillab/kernel.py calls launch), and a stock ipykernel gets the
+// from it (gillab/kernel/launch.py calls launch), and a stock ipykernel gets the
 // same magics from it with `%load_ext gillab`.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

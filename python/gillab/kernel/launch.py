@@ -1,10 +1,14 @@
-"""The gillab kernel in this interpreter: `python3 -m gillab.kernel -f CONNECTION_FILE`.
+"""The gillab kernel in this interpreter: `python3 -m gillab.kernel -f CONNECTION_FILE`
+(gillab/kernel/__main__.py calls main()).
 
 The kernelspec starts it that way, so the student's code runs in Debian's own
 /usr/bin/python3 at its full speed; the kernel itself is the native `_gillab`
 module, which serves the connection file until the kernel is shut down.
 """
 
+# Imported here, on the main thread before the kernel starts: without it the kernel crashed at
+# shutdown after a debugger session (tests/kernel/test_debugger*.py).
+import asyncio  # noqa: F401
 import argparse
 import atexit
 import os
@@ -12,7 +16,7 @@ import sys
 
 import _gillab
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _parser():
@@ -53,7 +57,3 @@ def main(argv=None):
     # IPython's application parses sys.argv; the kernel's -f is not its option.
     sys.argv = sys.argv[:1]
     _gillab.launch(args.connection_file)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 import pytest
 
-from gillab.shell import error_names, source_caches
+from gillab.kernel.shell import error_names, source_caches
 
 
 def cached_cell_sources():

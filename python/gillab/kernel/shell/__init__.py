@@ -20,5 +20,5 @@ def install(shell, app, log_fd, native):
     stdin.install(native.request_input)
     working_folder.install()
 
-    import gillab
-    gillab.load_ipython_extension(shell)
+    from gillab import extension
+    extension.load_ipython_extension(shell)

@@ -1,7 +1,7 @@
 import os
 import sys
 
-from gillab.shell import working_folder
+from gillab.kernel.shell import working_folder
 
 
 def test_the_working_folder_goes_back_after_the_standard_library_once(monkeypatch, tmp_path):

@@ -1,4 +1,4 @@
-from gillab.shell import error_names
+from gillab.kernel.shell import error_names
 
 
 def test_an_error_is_recorded_by_its_class_name(shell):

@@ -3,7 +3,7 @@ import getpass
 
 import pytest
 
-from gillab.shell import stdin
+from gillab.kernel.shell import stdin
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ import os
 
 from traitlets.config import Application
 
-from gillab.shell import shell_log
+from gillab.kernel.shell import shell_log
 
 
 def test_the_shells_log_lines_go_to_the_log_fd():

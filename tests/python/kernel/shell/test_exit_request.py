@@ -1,4 +1,4 @@
-from gillab.shell import exit_request
+from gillab.kernel.shell import exit_request
 
 
 def test_exit_asks_the_front_end_and_ends_the_kernel(shell):

@@ -1,6 +1,6 @@
 import threading
 
-from gillab.shell import thread_displays
+from gillab.kernel.shell import thread_displays
 
 
 def test_a_display_from_another_thread_goes_to_the_native_publisher_and_the_shells_own_stays(shell):

@@ -1,7 +1,7 @@
 import json
 import os
 
-from gillab.shell import error_names, forked_copy
+from gillab.kernel.shell import error_names, forked_copy
 
 
 def test_a_forked_copy_records_its_error_as_plain_python_formats_it(shell):
