@@ -2,12 +2,18 @@
 native_tools(): the pool of magics/workers/thread_pool, the watchdog of magics/instruments/budget):
 the same calls, in pure Python. A runner gets one or the other as `tools` and calls them alike:
 tools.threads(job, jobs, workers, budget_s), tools.watchdog(after_s, thread_ids),
-tools.RunOverBudget. Standard library only, CPython 3.8+ (no newer syntax).
+tools.RunOverBudget, tools.probe(schedule, every_s, capacity) (lateness_probe.py here).
+Standard library only, CPython 3.8+ (no newer syntax).
 """
 
 import functools
 import threading
 import time
+
+try:  # as gillab.runners.python_tools, in the kernel
+    from .lateness_probe import LatenessProbe
+except ImportError:  # from this folder, in a child (child.py)
+    from lateness_probe import LatenessProbe
 
 try:
     import ctypes
@@ -126,3 +132,4 @@ class PYTHON_TOOLS:
     threads = staticmethod(python_threads)
     watchdog = Watchdog
     RunOverBudget = RunOverBudget
+    probe = LatenessProbe

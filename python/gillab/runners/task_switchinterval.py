@@ -3,7 +3,7 @@ interpreter (--python) runs. One spinner thread (spinner_loads.py) holds the int
 probe asks for it; per interval, the probe's report and the spinner's step count go back to the
 kernel, which summarises and renders both alike. The probe is the kernel's native one
 (magics/instruments/gil_probe, handed over as tools.probe) in the kernel, and a Python thread
-(lateness_probe.py) in a child, where the native one cannot load. The loop sets the switch
+(lateness_probe.py, python_tools.PYTHON_TOOLS.probe) in a child, where the native one cannot load. The loop sets the switch
 interval of the interpreter it runs in and puts it back. Standard library only, CPython 3.8+.
 """
 
@@ -12,11 +12,11 @@ import time
 
 try:  # as gillab.runners.task_switchinterval, in the kernel
     from . import spinner_loads
-    from .lateness_probe import LatenessProbe
+    from .python_tools import PYTHON_TOOLS
     from .switch_interval import ScopedSwitchInterval
 except ImportError:  # from this folder, in a child (child.py)
     import spinner_loads
-    from lateness_probe import LatenessProbe
+    from python_tools import PYTHON_TOOLS
     from switch_interval import ScopedSwitchInterval
 
 
@@ -54,7 +54,7 @@ def measure(request, progress=None, tools=None):
             spinner_loads.make_step(load)
         except ValueError as error:
             raise CellError(str(error))
-    make_probe = tools.probe if tools is not None else LatenessProbe
+    make_probe = (tools if tools is not None else PYTHON_TOOLS).probe
     report = progress or (lambda text: None)
     state = [True, 0]
     spinner = None
