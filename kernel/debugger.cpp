@@ -38,7 +38,7 @@ namespace gillab
                 {
                     py::gil_scoped_acquire acquire;
                     const nl::json arguments = message.value("arguments", nl::json::object());
-                    body = py::module_::import("gillab.debugging")
+                    body = py::module_::import("gillab.kernel.debugging")
                                .attr("loaded_modules")(arguments.value("startModule", 0),
                                                        arguments.value("moduleCount", 0))
                                .cast<nl::json>();

@@ -93,7 +93,7 @@ namespace gillab
             if (is_forked_copy()) end_cell_in_forked_copy();
             // Whatever the cell did to them, what follows (and the next cell) prints.
             m_capture.restore_descriptors();
-            py::module_::import("gillab.shell.streams").attr("repair")();
+            py::module_::import("gillab.kernel.shell.streams").attr("repair")();
             if (m_ipython_shell.attr("last_error").is_none() && !outcome.attr("success").cast<bool>())
             {
                 record_silenced_error(outcome);

@@ -11,7 +11,7 @@
 
 #include <pybind11/stl.h>
 
-#include "core/python_threads.hpp"
+#include "workers/python_threads.hpp"
 
 namespace gillab
 {

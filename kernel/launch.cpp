@@ -52,7 +52,7 @@ namespace gillab
             py::gil_scoped_acquire acquire;
             try
             {
-                py::module_::import("gillab.kernel").attr("finish")();
+                py::module_::import("gillab.kernel.launch").attr("finish")();
             }
             catch (py::error_already_set& e)
             {

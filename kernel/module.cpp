@@ -1,12 +1,12 @@
 // `_gillab`: the one native module. Debian's /usr/bin/python3 runs the kernel
-// from it (gillab/kernel.py calls launch), and a stock ipykernel gets the
+// from it (gillab/kernel/launch.py calls launch), and a stock ipykernel gets the
 // same magics from it with `%load_ext gillab`.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "interpreter.hpp"
 #include "launch.hpp"
-#include "core/python_module.hpp"
+#include "framework/python_module.hpp"
 #include "shell_setup.hpp"
 
 PYBIND11_MODULE(_gillab, m)

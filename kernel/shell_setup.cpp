@@ -66,7 +66,7 @@ namespace gillab
 
     void install_shell_changes(py::object shell, py::object app, int log_fd)
     {
-        py::module_::import("gillab.shell").attr("install")(shell, app, log_fd, py::module_::import("_gillab"));
+        py::module_::import("gillab.kernel.shell").attr("install")(shell, app, log_fd, py::module_::import("_gillab"));
     }
 
     void bind_kernel_hooks(py::module_& m)

@@ -1,5 +1,5 @@
 // The kernel's changes to xeus-python's IPython shell. The Python side is the
-// gillab.shell package (python/gillab/shell/, one module per change);
+// gillab.kernel.shell package (python/gillab/kernel/shell/, one module per change);
 // here are the native hooks it calls and the call that installs it.
 #pragma once
 
@@ -9,7 +9,7 @@ namespace gillab
 {
     namespace py = pybind11;
 
-    // gillab.shell.install(shell, app, log_fd, _gillab): streams on fds 1
+    // gillab.kernel.shell.install(shell, app, log_fd, _gillab): streams on fds 1
     // and 2, error names, exit(), input(), displays from threads, IPython's
     // log on the kernel's terminal, the magics.
     void install_shell_changes(py::object shell, py::object app, int log_fd);

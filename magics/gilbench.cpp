@@ -6,12 +6,12 @@
 
 #include <pybind11/stl.h>
 
-#include "core/cell_module.hpp"
-#include "core/cores.hpp"
-#include "core/progress.hpp"
-#include "core/registry.hpp"
-#include "core/runner.hpp"
-#include "core/stats.hpp"
+#include "framework/cell_module.hpp"
+#include "framework/progress.hpp"
+#include "framework/registry.hpp"
+#include "framework/runner.hpp"
+#include "base/stats.hpp"
+#include "instruments/cores.hpp"
 #include "gilbench.hpp"
 #include "manual.hpp"
 

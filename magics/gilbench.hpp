@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <pybind11/pybind11.h>
 
-#include "core/cell_module.hpp"
-#include "core/result.hpp"
-#include "core/child_interpreter.hpp"
-#include "core/stats.hpp"
+#include "framework/cell_module.hpp"
+#include "render/result.hpp"
+#include "workers/child_interpreter.hpp"
+#include "base/stats.hpp"
 #include "gilbench_presets.hpp"
 
 namespace gillab

@@ -1,5 +1,5 @@
 // %%gilbench's measuring: one loop, runners/task_gilbench.py, run in this
-// kernel with the kernel's native tools (core/runner: thread pool, budget
+// kernel with the kernel's native tools (framework/runner: thread pool, budget
 // watchdog, fresh interpreters for process pools), or in a child of another
 // interpreter (--python) with Python stand-ins. Either way
 // its raw runs come back here as the same `measured` rows. The kernel's
@@ -9,7 +9,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/runner.hpp"
+#include "framework/runner.hpp"
 #include "gilbench.hpp"
 
 namespace gillab

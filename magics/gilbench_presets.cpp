@@ -3,7 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/published.hpp"
+#include "render/published.hpp"
 
 namespace gillab
 {

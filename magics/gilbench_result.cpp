@@ -8,10 +8,10 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/cores.hpp"
-#include "core/figures.hpp"
-#include "core/number_format.hpp"
-#include "core/py_result.hpp"
+#include "render/figures.hpp"
+#include "render/number_format.hpp"
+#include "framework/py_result.hpp"
+#include "instruments/cores.hpp"
 #include "gilbench.hpp"
 
 namespace gillab

@@ -2,9 +2,9 @@
 #include <pybind11_json/pybind11_json.hpp>
 #include <pybind11/stl.h>
 
-#include "core/child_interpreter.hpp"
-#include "core/figures.hpp"
-#include "core/registry.hpp"
+#include "workers/child_interpreter.hpp"
+#include "render/figures.hpp"
+#include "framework/registry.hpp"
 #include "manual.hpp"
 
 namespace gillab

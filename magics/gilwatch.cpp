@@ -13,13 +13,13 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/figures.hpp"
-#include "core/gil_watch.hpp"
-#include "core/magic_state.hpp"
-#include "core/number_format.hpp"
-#include "core/registry.hpp"
-#include "core/stats.hpp"
-#include "core/switch_interval.hpp"
+#include "render/figures.hpp"
+#include "instruments/gil_watch.hpp"
+#include "framework/magic_state.hpp"
+#include "render/number_format.hpp"
+#include "framework/registry.hpp"
+#include "base/stats.hpp"
+#include "instruments/switch_interval.hpp"
 #include "manual.hpp"
 #include "gilwatch_blame.hpp"
 

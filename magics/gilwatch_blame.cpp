@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
-#include "core/blame_places.hpp"
-#include "core/number_format.hpp"
+#include "instruments/blame_places.hpp"
+#include "render/number_format.hpp"
 
 namespace gillab
 {

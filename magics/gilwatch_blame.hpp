@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "core/blame_places.hpp"
-#include "core/result.hpp"
+#include "instruments/blame_places.hpp"
+#include "render/result.hpp"
 
 namespace gillab
 {

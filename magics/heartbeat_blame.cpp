@@ -5,8 +5,8 @@
 #include <map>
 #include <tuple>
 
-#include "core/figures.hpp"
-#include "core/number_format.hpp"
+#include "render/figures.hpp"
+#include "render/number_format.hpp"
 
 namespace gillab
 {

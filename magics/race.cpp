@@ -11,15 +11,15 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/child_interpreter.hpp"
-#include "core/number_format.hpp"
-#include "core/progress.hpp"
-#include "core/published.hpp"
-#include "core/py_result.hpp"
-#include "core/registry.hpp"
-#include "core/stats.hpp"
-#include "core/switch_interval.hpp"
-#include "core/runner.hpp"
+#include "workers/child_interpreter.hpp"
+#include "render/number_format.hpp"
+#include "framework/progress.hpp"
+#include "render/published.hpp"
+#include "framework/py_result.hpp"
+#include "framework/registry.hpp"
+#include "base/stats.hpp"
+#include "instruments/switch_interval.hpp"
+#include "framework/runner.hpp"
 #include "manual.hpp"
 
 namespace gillab

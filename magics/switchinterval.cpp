@@ -10,21 +10,21 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "core/child_interpreter.hpp"
-#include "core/cores.hpp"
-#include "core/figures.hpp"
-#include "core/gil_probe.hpp"
-#include "core/py_result.hpp"
-#include "core/gil_timeline.hpp"
-#include "core/magic_state.hpp"
-#include "core/progress.hpp"
-#include "core/published.hpp"
-#include "core/python_probe.hpp"
-#include "core/registry.hpp"
-#include "core/runner.hpp"
-#include "core/spinner.hpp"
-#include "core/stats.hpp"
-#include "core/switch_interval.hpp"
+#include "workers/child_interpreter.hpp"
+#include "render/figures.hpp"
+#include "instruments/gil_probe.hpp"
+#include "framework/py_result.hpp"
+#include "instruments/gil_timeline.hpp"
+#include "framework/magic_state.hpp"
+#include "framework/progress.hpp"
+#include "render/published.hpp"
+#include "instruments/python_probe.hpp"
+#include "framework/registry.hpp"
+#include "framework/runner.hpp"
+#include "instruments/spinner.hpp"
+#include "base/stats.hpp"
+#include "instruments/switch_interval.hpp"
+#include "instruments/cores.hpp"
 #include "manual.hpp"
 
 namespace gillab
@@ -533,7 +533,7 @@ namespace gillab
                                       "'; accepted: a duration such as 5ms, 0.2ms, 200us or seconds such as 0.001");
                 }
                 check_switch_interval(seconds, "%switchinterval");
-                py::module_::import("sys").attr("setswitchinterval")(seconds);
+                set_switch_interval(seconds);
                 magic_state_guard::keep_switch_interval();  // setting it is this magic's purpose
                 const double now = switch_interval_s();
                 result.table.rows.push_back({"previous", before * 1e3, "what it was"});

@@ -9,10 +9,11 @@ the end of the batch.
 
 import ctypes
 import os
-import signal
 import threading
 
 import psutil
+
+from gillab.runners import process_tree
 
 TOKEN_VARIABLE = "GILLAB_GRADE_TOKEN"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -58,16 +59,6 @@ def processes_of(token, session=None):
     return found
 
 
-def stop_then_kill(procs):
-    # Freezing first keeps a forking loop from making new children while we kill.
-    for sig in (signal.SIGSTOP, signal.SIGKILL):
-        for proc in procs:
-            try:
-                proc.send_signal(sig)
-            except psutil.Error:
-                pass
-
-
 def reap_children():
     """Collects the exit status of dead children (ours or reparented to us)."""
     for child in psutil.Process().children():
@@ -86,7 +77,7 @@ def kill_all(token, session=None, rounds=20):
         if not procs:
             break
         killed.update(p.pid for p in procs)
-        stop_then_kill(procs)
+        process_tree.freeze_then_kill([p.pid for p in procs])
         psutil.wait_procs(procs, timeout=1)
         reap_children()
     reap_children()
@@ -119,16 +110,9 @@ def kill_orphans():
 
 def _kill_children_except(live):
     for _ in range(20):
-        procs = []
-        for child in psutil.Process().children():
-            if child.pid in live:
-                continue
-            try:
-                procs += [child] + child.children(recursive=True)
-            except psutil.Error:
-                pass
-        if not procs:
+        roots = [child for child in psutil.Process().children() if child.pid not in live]
+        if not roots:
             return
-        stop_then_kill(procs)
-        psutil.wait_procs(procs, timeout=1)
+        process_tree.kill_trees([child.pid for child in roots])
+        psutil.wait_procs(roots, timeout=1)
         reap_children()

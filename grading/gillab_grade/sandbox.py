@@ -32,6 +32,8 @@ import time
 import jupyter_client
 import psutil
 
+from gillab.runners import process_tree
+
 from . import processes
 
 # The kernel's terminal output (bwrap's and the kernel's own diagnostics), in
@@ -411,7 +413,7 @@ class Bubblewrap:
             if not procs:
                 break
             killed.update(p.pid for p in procs)
-            processes.stop_then_kill(procs)
+            process_tree.freeze_then_kill([p.pid for p in procs])
             psutil.wait_procs(procs, timeout=0.5)
         return len(killed)
 

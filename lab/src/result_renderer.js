@@ -53,7 +53,7 @@ class RenderedResult extends Panel {
   }
 }
 
-// The figures' type in a magic's result bundle (magics/core/render.hpp): only gillab's results
+// The figures' type in a magic's result bundle (magics/render/render.hpp): only gillab's results
 // carry it, so other libraries' Vega-Lite and HTML outputs keep their stock renderers.
 export const RESULT_MIME_TYPE = 'application/vnd.gillab.result+json';
 

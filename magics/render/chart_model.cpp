@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/number_format.hpp"
+#include "render/number_format.hpp"
 
 namespace gillab
 {

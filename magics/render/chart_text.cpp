@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/number_format.hpp"
+#include "render/number_format.hpp"
 
 namespace gillab
 {

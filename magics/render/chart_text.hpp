@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/result.hpp"
+#include "render/result.hpp"
 
 namespace gillab
 {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/result.hpp"
+#include "render/result.hpp"
 
 namespace gillab
 {

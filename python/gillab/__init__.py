@@ -1,61 +1,25 @@
 """gillab: magics that measure how CPython's GIL shapes threads, processes and asyncio.
 
-The magics are native (the `_gillab` module, C++); this file only introduces
-them to IPython, so `%lsmagic` lists them and `%name?` shows their manual.
+Importing the package imports nothing else, so each part loads only what it serves:
+gillab.kernel (the kernel's Python half: its start, shell changes, debugger), gillab.extension
+(the native magics introduced to IPython), gillab.runners (the measuring loops, the same in the
+kernel and in child interpreters, and the process-tree walk the grader uses too),
+gillab.course (the lectures' helpers and published figures), and the magics' Python helpers
+beside them.
 """
-
-import asyncio
-import contextlib
-
-from IPython.core.magic import Magics, magics_class, line_magic, cell_magic, line_cell_magic
-
-import _gillab
 
 __all__ = ["load_ipython_extension", "Result"]
 
-Result = _gillab.Result
-
-_DECORATORS = {"line": line_magic, "cell": cell_magic, "line_cell": line_cell_magic}
-
-
-@contextlib.contextmanager
-def _outside_the_kernels_event_loop():
-    """ipykernel runs cells inside its asyncio loop, where a magic's own
-    asyncio.run() refuses to start. The magic blocks that loop anyway, so it
-    runs as if none were running, and the kernel's loop is put back after."""
-    loop = asyncio._get_running_loop()
-    if loop is None:
-        yield
-        return
-    asyncio._set_running_loop(None)
-    try:
-        yield
-    finally:
-        asyncio._set_running_loop(loop)
-        asyncio.set_event_loop(loop)  # asyncio.run() leaves none set
-
-
-def _run(name, line, cell, user_ns):
-    with _outside_the_kernels_event_loop():
-        return _gillab.run(name, line, cell, user_ns)
-
-
-def _native_magic(name, kind):
-    if kind == "line":
-        def magic(self, line):
-            return _run(name, line, None, self.shell.user_ns)
-    else:
-        def magic(self, line, cell=None):
-            return _run(name, line, cell, self.shell.user_ns)
-    magic.__name__ = name
-    magic.__doc__ = _gillab.help(name)
-    return _DECORATORS[kind](magic)
-
-
-def _magics_class():
-    body = {name: _native_magic(name, kind) for name, kind in _gillab.magics()}
-    return magics_class(type("GillabMagics", (Magics,), body))
-
 
 def load_ipython_extension(shell):
-    shell.register_magics(_magics_class())
+    """`%load_ext gillab`: registers the native magics in `shell`."""
+    from gillab import extension
+    extension.load_ipython_extension(shell)
+
+
+def __getattr__(name):
+    # gillab.Result without loading the native module for every import of a submodule.
+    if name == "Result":
+        import _gillab
+        return _gillab.Result
+    raise AttributeError("module 'gillab' has no attribute %r" % name)

@@ -1,6 +1,6 @@
 """A magic's cell as an importable module of its own, in a private temp folder: process
 workers can import it under spawn and forkserver, and a child interpreter (--python) imports
-the same file. magics/core/cell_module.cpp owns one for the length of a magic call."""
+the same file. magics/framework/cell_module.cpp owns one for the length of a magic call."""
 
 import ast
 import importlib

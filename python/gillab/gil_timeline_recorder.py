@@ -1,4 +1,4 @@
-"""The two stamping threads of %switchinterval's GIL timeline (magics/core/gil_timeline.cpp):
+"""The two stamping threads of %switchinterval's GIL timeline (magics/instruments/gil_timeline.cpp):
 only the GIL holder can stamp the clock, so the stamps say who held it, turn by turn.
 
 The stamp buffers are allocated before the threads start and the loop does nothing but stamp,

@@ -10,7 +10,7 @@ it, so each one runs between snapshot() and restore(); a plain cell's changes
 are the student's and stay.
 
 The switch interval and the child processes are restored by the native side
-(magics/core/magic_state.cpp), which calls this module.
+(magics/framework/magic_state.cpp), which calls this module.
 """
 
 import _signal

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/args.hpp"
+#include "framework/args.hpp"
 
 namespace
 {

@@ -9,7 +9,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
-#include "core/render.hpp"
+#include "render/render.hpp"
 #include "render/chart_model.hpp"
 
 namespace

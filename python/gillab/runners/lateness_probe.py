@@ -1,5 +1,5 @@
 """A GIL probe written in Python, for child interpreters (--python), where the kernel's native
-probe (magics/core/gil_probe.cpp) cannot load. A thread that wants to run every `every_s`
+probe (magics/instruments/gil_probe.cpp) cannot load. A thread that wants to run every `every_s`
 ("sleep": a metrics or heartbeat thread) or gives the GIL back and asks again at once
 ("yield": a time.sleep(0) loop), recording per wake-up when it wanted to run, when it ran and
 when it let go, in nanoseconds since it started: the native probe's sample, so the kernel

@@ -1,6 +1,7 @@
 """Process trees below a process: what an interrupted cell started (and stopping it), and
-stopping a pool's workers with everything their jobs started. The one walk of the project:
-the kernel's interrupt, %%gilbench's pools in the kernel, and child interpreters' pools.
+stopping a pool's workers with everything their jobs started. The one walk and the one
+freeze-then-kill of the project: the kernel's interrupt, %%gilbench's pools in the kernel,
+child interpreters' pools, and the grader (gillab_grade.processes) for a submission's processes.
 
 It follows /proc/PID/task/TID/children rather than psutil's Process.children(), which reads
 the stat file of every process on the machine: the kernel takes a snapshot at the start of
@@ -110,6 +111,13 @@ def stop(pids, grace_s=0.3):
             _signal(pids, signum)
         if _wait_until_ended(pids, grace_s):
             return
+
+
+def freeze_then_kill(pids):
+    """SIGKILLs `pids` after SIGSTOPping all of them: frozen, none forks a new child while the
+    others die (a fork loop outruns a plain kill)."""
+    _signal(pids, signal.SIGSTOP)
+    _signal(pids, signal.SIGKILL)
 
 
 def kill_trees(roots):

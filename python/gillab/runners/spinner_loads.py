@@ -2,7 +2,7 @@
 of a load after another until stopped, counting steps. A step is either many short bytecodes
 (the switch interval can cut it) or one long C call (nothing can, unless the call releases the
 GIL). %switchinterval --sweep's loop (task_switchinterval.py) starts it, in the kernel and in
-child interpreters (--python) alike; magics/core/spinner.cpp describes the loads for people.
+child interpreters (--python) alike; magics/instruments/spinner.cpp describes the loads for people.
 Standard library only, CPython 3.8+.
 
 Sizes are chosen so that one long C step takes tens to hundreds of ms on a laptop: long

@@ -1,9 +1,9 @@
 """%%gilbench's measuring loop: the one the kernel runs and the one a child interpreter runs.
 
 The kernel plans the configurations (mode, workers, jobs), writes the cell as a module
-(magics/core/cell_module) and calls measure(request, progress, tools), handing over its native
-tools (magics/core/runner): the thread pool (magics/core/thread_pool), the budget watchdog and its RunOverBudget type
-(magics/core/budget). A child interpreter (--python, child.py) calls measure(request, progress):
+(magics/framework/cell_module) and calls measure(request, progress, tools), handing over its native
+tools (magics/framework/runner): the thread pool (magics/workers/thread_pool), the budget watchdog and its RunOverBudget type
+(magics/instruments/budget). A child interpreter (--python, child.py) calls measure(request, progress):
 PYTHON_TOOLS stand in for the native ones. Either way this loop times each configuration
 --warmup + --repeats times and returns the raw figures (wall and CPU seconds per run, budget
 stops, whether the results matched sequential's), which the kernel turns into medians, spreads,
@@ -27,7 +27,6 @@ starts and disarmed after it stops. Standard library only, CPython 3.8+ (no newe
 
 import asyncio
 import base64
-import functools
 import importlib
 import os
 import pickle
@@ -39,27 +38,19 @@ from concurrent import futures
 
 try:
     from . import process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
+    from .python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
 except ImportError:
     import process_tree  # from this folder, in a child (child.py)
     import start_method as start_methods
+    from python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
 
 try:
     import resource
 except ImportError:  # not a Unix: os.times() below
     resource = None
 
-try:
-    import ctypes
-
-    _set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
-    _set_async_exc.argtypes = (ctypes.c_ulong, ctypes.c_void_p)
-except (ImportError, AttributeError):  # a build without ctypes: budget checked between jobs
-    _set_async_exc = None
-
 # A job that blocks the event loop gets past asyncio's own timeout.
 BLOCKED_LOOP_GRACE_S = 0.25
-# How long stopped Python threads get to see RunOverBudget before the run is given up on.
-STOP_GRACE_S = 2.0
 # How often a process run wakes to let the stop button in (SIGINT) while it waits.
 PROCESS_WAIT_SLICE_S = 0.05
 
@@ -78,11 +69,6 @@ MAIN_TRAPS = ("Can't get attribute", "module '__main__' has no attribute", "modu
 
 class CellError(ValueError):
     """The cell cannot run in this interpreter as written; the message is one line."""
-
-
-class RunOverBudget(BaseException):
-    """Raised in a job still running when --budget is spent (BaseException: `except
-    Exception` in a job does not swallow it). The kernel's own type is tools.RunOverBudget."""
 
 
 class JobError(RuntimeError):
@@ -110,110 +96,6 @@ else:
 
 def _count(n, word):
     return "{:,} {}{}".format(n, word, "" if n == 1 else "s")
-
-
-# ---- the Python stand-ins for the kernel's native tools ---------------------------------
-
-def _raise_in(thread_ids, exception_type):
-    if _set_async_exc is None:
-        return
-    for ident in thread_ids:
-        _set_async_exc(ident, id(exception_type) if exception_type else None)
-
-
-class Watchdog:
-    """Raises RunOverBudget in `thread_ids` once `after_s` have passed, and again every
-    REFIRE_S (the next asyncio job that blocks the loop is stopped too), as the kernel's
-    native watchdog does. stop() is a C-level call, so no bytecode runs between calling it and
-    the watchdog seeing it; the watchdog checks it and raises with no switch point between, so
-    no exception is raised after stop() returns. disarm() withdraws one raised but not yet
-    delivered, so none leaks into later code."""
-
-    REFIRE_S = 0.1
-
-    def __init__(self, after_s, thread_ids):
-        self._ids = list(thread_ids)
-        self._stopped = []
-        self.stop = functools.partial(self._stopped.append, True)
-        self._disarmed = threading.Event()
-        self._thread = None
-        if _set_async_exc is not None:
-            self._thread = threading.Thread(target=self._watch, args=(time.perf_counter() + after_s,), daemon=True)
-            self._thread.start()
-
-    def _watch(self, deadline):
-        wait = max(0.0, deadline - time.perf_counter())
-        exception = id(RunOverBudget)
-        while not self._disarmed.wait(wait):
-            for ident in self._ids:
-                if self._stopped:
-                    return
-                _set_async_exc(ident, exception)
-            wait = self.REFIRE_S
-
-    def disarm(self):
-        self.stop()
-        self._disarmed.set()
-        if self._thread is not None:
-            self._thread.join()
-            _raise_in(self._ids, None)
-
-
-def python_threads(job, jobs, workers, budget_s):
-    """`workers` threads, parked at a barrier, take the next job index until none is left.
-    Returns what the native pool returns: results, wall_s (release to last job done),
-    over_budget, and failed_job with its error (the exception) when one raised."""
-    results = [None] * jobs
-    next_index = iter(range(jobs))
-    take = threading.Lock()
-    failures = []
-    finished = []
-    start_line = threading.Barrier(workers + 1)
-
-    def worker():
-        start_line.wait()
-        index = None
-        try:
-            while not failures:
-                with take:
-                    index = next(next_index, None)
-                if index is None:
-                    break
-                results[index] = job(index)
-        except RunOverBudget:
-            pass
-        except BaseException as error:  # reported from the timing thread
-            failures.append((index, error))
-        finished.append(time.perf_counter())
-
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(workers)]
-    for thread in threads:
-        thread.start()
-    start_line.wait()
-    start = time.perf_counter()
-    deadline = start + budget_s
-    over_budget = False
-    for thread in threads:
-        thread.join(max(0.0, deadline - time.perf_counter()))
-        if thread.is_alive():
-            over_budget = True
-            break
-    if over_budget:
-        _raise_in([t.ident for t in threads if t.is_alive()], RunOverBudget)
-        for thread in threads:
-            thread.join(STOP_GRACE_S)
-    wall = (max(finished) if len(finished) == workers else time.perf_counter()) - start
-    run = {"results": results, "wall_s": wall, "over_budget": over_budget, "failed_job": None, "error": None}
-    if failures:
-        run["failed_job"], run["error"] = failures[0]
-    return run
-
-
-class PYTHON_TOOLS:
-    """What a child interpreter has instead of the kernel's native tools."""
-    threads = staticmethod(python_threads)
-    watchdog = Watchdog
-    RunOverBudget = RunOverBudget
 
 
 # ---- one run of one configuration ------------------------------------------------------
@@ -490,7 +372,7 @@ def measure(request, progress=None, tools=None):
                     figures["walls"].append(run["wall_s"])
                     figures["cpus"].append(run["cpu_s"])
     return {"configs": measured, "start_method": start_methods.current(),
-            "ctypes_budget": in_kernel or _set_async_exc is not None}
+            "ctypes_budget": in_kernel or set_async_exc is not None}
 
 
 def _figures(skipped=False):

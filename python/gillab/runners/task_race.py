@@ -1,10 +1,10 @@
 """%%race's measurement in pure Python, shared by the kernel and by child interpreters.
 
-The kernel imports this module and passes `measure()` its native tools (magics/core/runner),
+The kernel imports this module and passes `measure()` its native tools (magics/framework/runner),
 whose thread pool runs the workers; a child interpreter (--python) runs `measure()` with
-`threading.Thread`. Both race the same generated
+python_tools' pool of `threading.Thread`s, called the same way. Both race the same generated
 worker code, so "lost" means the same thing in both places. Runs on CPython 3.8+ (no imports
-beyond the standard library, no syntax newer than 3.8).
+beyond the standard library and this folder, no syntax newer than 3.8).
 
 The cell: everything before its last statement is setup (run afresh before every run); the
 last statement is the read-modify-write that N threads repeat M times each; the check
@@ -18,6 +18,13 @@ import sys
 import textwrap
 import threading
 import time
+
+try:  # as gillab.runners.task_race, in the kernel
+    from .python_tools import PYTHON_TOOLS
+    from .switch_interval import ScopedSwitchInterval
+except ImportError:  # from this folder, in a child (child.py)
+    from python_tools import PYTHON_TOOLS
+    from switch_interval import ScopedSwitchInterval
 
 MODES = ("unlocked", "lock", "batch", "per-thread")
 # Calls whose effect is visible as a longer container: the check is then len(container).
@@ -166,34 +173,6 @@ class Prepared:
         return self.initial[0] + sum(self._value(ns) - start for ns, start in zip(self.namespaces, self.initial))
 
 
-def python_threads(workers, iterations):
-    """Runs workers[k](iterations) in threading.Threads released together; wall seconds
-    from the release to the last one done. Re-raises the first worker's exception."""
-    ready = threading.Barrier(len(workers) + 1)
-    finished = [0.0] * len(workers)
-    errors = []
-
-    def body(k):
-        ready.wait()
-        try:
-            workers[k](iterations)
-        except BaseException as error:  # reported from the calling thread
-            errors.append((k, error))
-        finished[k] = time.perf_counter()
-
-    threads = [threading.Thread(target=body, args=(k,), daemon=True) for k in range(len(workers))]
-    for thread in threads:
-        thread.start()
-    ready.wait()
-    start = time.perf_counter()
-    for thread in threads:
-        thread.join()
-    if errors:
-        k, error = errors[0]
-        raise StatementError(k, error)
-    return max(finished) - start
-
-
 class StatementError(RuntimeError):
     one_line = True  # child.py reports str(error) as the error line
 
@@ -205,29 +184,28 @@ class StatementError(RuntimeError):
 NO_BUDGET_S = 1e9  # a race ends by itself or by interrupt
 
 
-def native_threads(tools):
-    """The kernel's native pool (tools.threads) as run_threads: the workers released together,
-    wall seconds from the release to the last one done; a worker's failure re-raised."""
-    def run_threads(workers, iterations):
-        run = tools.threads(lambda k: workers[k](iterations), len(workers), len(workers), NO_BUDGET_S)
-        if run["failed_job"] is not None:
+def run_threads(tools, workers, iterations):
+    """workers[k](iterations) on the pool of `tools` (the kernel's native one, or python_tools'
+    in a child), released together; wall seconds from the release to the last one done. A
+    worker's failure is re-raised: the native pool hands over its traceback text, the Python
+    one the exception."""
+    run = tools.threads(lambda k: workers[k](iterations), len(workers), len(workers), NO_BUDGET_S)
+    if run["failed_job"] is not None:
+        if isinstance(run["error"], str):
             raise RuntimeError("the statement raised in thread %d:\n%s" % (run["failed_job"], run["error"]))
-        return run["wall_s"]
-    return run_threads
+        raise StatementError(run["failed_job"], run["error"])
+    return run["wall_s"]
 
 
 def measure(request, progress=None, tools=None):
     """request: cell, check, threads, iterations, runs, modes, batch, switch_interval_s (or None).
     tools: the kernel's native ones; None in a child. Returns the expected value and one record
     per run; the sequential reference run first."""
-    run_threads = native_threads(tools) if tools is not None else python_threads
+    tools = tools if tools is not None else PYTHON_TOOLS
     parts = split_cell(request["cell"], request.get("check"))
     threads, iterations = request["threads"], request["iterations"]
     runs, batch = request["runs"], request["batch"]
-    saved_interval = sys.getswitchinterval()
-    if request.get("switch_interval_s"):
-        sys.setswitchinterval(request["switch_interval_s"])
-    try:
+    with ScopedSwitchInterval(request.get("switch_interval_s") or None):
         if progress:
             progress("sequential reference: 1 thread x %d" % (threads * iterations))
         reference = Prepared(parts, "unlocked", 1, batch)
@@ -241,10 +219,8 @@ def measure(request, progress=None, tools=None):
                 if progress:
                     progress("%s, run %d/%d" % (mode, run, runs))
                 prepared = Prepared(parts, mode, threads, batch)
-                wall = run_threads(prepared.workers, iterations)
+                wall = run_threads(tools, prepared.workers, iterations)
                 records.append({"mode": mode, "run": run, "threads": threads, "got": prepared.got(), "wall_s": wall})
-    finally:
-        sys.setswitchinterval(saved_interval)
     return {"expected": expected, "check": parts["check"], "statement": parts["statement"],
             "switch_interval_s": sys.getswitchinterval() if not request.get("switch_interval_s")
             else request["switch_interval_s"], "records": records}

@@ -2,8 +2,8 @@
 interpreter (--python) runs. One spinner thread (spinner_loads.py) holds the interpreter while a
 probe asks for it; per interval, the probe's report and the spinner's step count go back to the
 kernel, which summarises and renders both alike. The probe is the kernel's native one
-(magics/core/gil_probe, handed over as tools.probe) in the kernel, and a Python thread
-(lateness_probe.py) in a child, where the native one cannot load. The loop sets the switch
+(magics/instruments/gil_probe, handed over as tools.probe) in the kernel, and a Python thread
+(lateness_probe.py, python_tools.PYTHON_TOOLS.probe) in a child, where the native one cannot load. The loop sets the switch
 interval of the interpreter it runs in and puts it back. Standard library only, CPython 3.8+.
 """
 
@@ -12,19 +12,21 @@ import time
 
 try:  # as gillab.runners.task_switchinterval, in the kernel
     from . import spinner_loads
-    from .lateness_probe import LatenessProbe
+    from .python_tools import PYTHON_TOOLS
+    from .switch_interval import ScopedSwitchInterval
 except ImportError:  # from this folder, in a child (child.py)
     import spinner_loads
-    from lateness_probe import LatenessProbe
+    from python_tools import PYTHON_TOOLS
+    from switch_interval import ScopedSwitchInterval
 
 
 class CellError(ValueError):
     """A request this task cannot measure; the message is one line for the student."""
 
 
-def _measure_interval(interval_s, capacity, request, make_probe, state):
+def _measure_interval(interval, interval_s, capacity, request, make_probe, state):
     """One interval: set it, let it settle, then the probe's window beside the spinner."""
-    sys.setswitchinterval(interval_s)
+    interval.set(interval_s)
     time.sleep(request["settle_s"])
     probe = make_probe(request["probe"], request["every_s"], capacity) if request["probe"] != "none" else None
     steps_before = state[1]
@@ -52,23 +54,22 @@ def measure(request, progress=None, tools=None):
             spinner_loads.make_step(load)
         except ValueError as error:
             raise CellError(str(error))
-    make_probe = tools.probe if tools is not None else LatenessProbe
+    make_probe = (tools if tools is not None else PYTHON_TOOLS).probe
     report = progress or (lambda text: None)
-    saved = sys.getswitchinterval()
     state = [True, 0]
     spinner = None
     runs = []
-    try:
-        if load != "none":
-            report("starting the %s spinner" % load)
-            spinner = spinner_loads.start(load, state)
-        plan = list(zip(request["intervals_s"], request["capacities"]))
-        for number, (interval_s, capacity) in enumerate(plan, 1):
-            report("interval %g ms (%d of %d)" % (interval_s * 1e3, number, len(plan)))
-            runs.append(_measure_interval(interval_s, capacity, request, make_probe, state))
-    finally:
-        state[0] = False
-        if spinner:
-            spinner.join()
-        sys.setswitchinterval(saved)
+    with ScopedSwitchInterval() as interval:
+        try:
+            if load != "none":
+                report("starting the %s spinner" % load)
+                spinner = spinner_loads.start(load, state)
+            plan = list(zip(request["intervals_s"], request["capacities"]))
+            for number, (interval_s, capacity) in enumerate(plan, 1):
+                report("interval %g ms (%d of %d)" % (interval_s * 1e3, number, len(plan)))
+                runs.append(_measure_interval(interval, interval_s, capacity, request, make_probe, state))
+        finally:
+            state[0] = False
+            if spinner:
+                spinner.join()
     return {"runs": runs}

@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from gillab.runners import task_gilbench
+from gillab.runners import python_tools, task_gilbench
 
 CELL = ("import asyncio, threading\n"
         "def job(i):\n"
@@ -67,7 +67,7 @@ def test_a_spinning_job_is_stopped_at_the_budget_and_larger_runs_are_skipped(cel
     module.job = module.spin
     started = time.monotonic()
     answer = task_gilbench.measure(spinning)
-    assert time.monotonic() - started < 0.2 * 2 + task_gilbench.STOP_GRACE_S + 5
+    assert time.monotonic() - started < 0.2 * 2 + python_tools.STOP_GRACE_S + 5
     first, larger, threads = answer["configs"]
     assert first["over_budget"] and first["walls"] == []
     assert larger["skipped"]
@@ -89,7 +89,7 @@ def test_the_kernels_native_watchdog_stops_a_run_in_the_same_loop(cell, package_
     _gillab = pytest.importorskip("_gillab")
     module = task_gilbench.import_cell(cell["folder"], cell["module"])
     module.job = module.spin
-    native = types.SimpleNamespace(threads=task_gilbench.python_threads, watchdog=_gillab.BudgetWatchdog,
+    native = types.SimpleNamespace(threads=python_tools.python_threads, watchdog=_gillab.BudgetWatchdog,
                                    RunOverBudget=_gillab.RunOverBudget)
     answer = task_gilbench.measure(request(cell, [("sequential", 1, 2)], budget_s=0.2), None, native)
     assert answer["configs"][0]["over_budget"]
@@ -102,8 +102,8 @@ def fresh_interpreter_tools(parts):
     def in_fresh_interpreter(part, progress):
         parts.append(json.loads(json.dumps(part)))
         return task_gilbench.measure(parts[-1], progress)
-    return types.SimpleNamespace(threads=task_gilbench.python_threads, watchdog=task_gilbench.Watchdog,
-                                 RunOverBudget=task_gilbench.RunOverBudget, in_fresh_interpreter=in_fresh_interpreter)
+    return types.SimpleNamespace(threads=python_tools.python_threads, watchdog=python_tools.Watchdog,
+                                 RunOverBudget=python_tools.RunOverBudget, in_fresh_interpreter=in_fresh_interpreter)
 
 
 def test_the_kernel_hands_consecutive_pool_runs_to_a_fresh_interpreter_with_its_sequential_results(cell):

@@ -1,0 +1,84 @@
+#include "framework/registry.hpp"
+
+#include "framework/magic_state.hpp"
+#include "framework/py_result.hpp"
+
+namespace gillab
+{
+    magic_definition gilinfo_magic();
+    magic_definition gilbench_magic();
+    magic_definition race_magic();
+    magic_definition switchinterval_magic();
+    magic_definition heartbeat_magic();
+    magic_definition gilwatch_magic();
+
+    const std::vector<magic_definition>& all_magics()
+    {
+        static const std::vector<magic_definition> magics = {gilinfo_magic(), gilbench_magic(), race_magic(),
+                                                             switchinterval_magic(), heartbeat_magic(),
+                                                             gilwatch_magic()};
+        return magics;
+    }
+
+    option_spec output_option()
+    {
+        return {"out", 'o', "NAME", "also store the result object in the variable NAME"};
+    }
+
+    option_spec python_option()
+    {
+        return {"python", 0, "PATH_OR_NAME,...",
+                "measure under these interpreters, each in a child process: a path, python3.9, 3.9, 3.13t, 3.9.18 "
+                "(PATH, the project's builds, Debian unstable's 3.14 / 3.15, pyenv), or kernel for this kernel itself (default: kernel)"};
+    }
+
+    option_spec no_published_option()
+    {
+        return {"no-published", 0, "", "leave the published figures out of the table and chart (predict first)"};
+    }
+
+    namespace
+    {
+        // Dunder names (__builtins__, __name__) belong to the session itself:
+        // storing a result there breaks it.
+        bool is_result_variable_name(const std::string& name)
+        {
+            const bool dunder = name.size() > 4 && name.rfind("__", 0) == 0 &&
+                                name.compare(name.size() - 2, 2, "__") == 0;
+            return !dunder && py::str(name).attr("isidentifier")().cast<bool>() &&
+                   !py::module_::import("keyword").attr("iskeyword")(name).cast<bool>();
+        }
+    }
+
+    py::object run_magic(const std::string& name, const std::string& line,
+                         std::optional<std::string> cell, py::dict user_ns)
+    {
+        for (const magic_definition& magic : all_magics())
+        {
+            if (magic.name != name)
+            {
+                continue;
+            }
+            magic_call call{magic.parser.parse(line), std::move(cell), user_ns};
+            const std::string out_name = call.args.text("out", "");
+            if (call.args.has("out") && !is_result_variable_name(out_name))
+            {
+                throw usage_error("%" + name + ": -o needs a Python variable name (not a keyword or a __dunder__), got " + shown(out_name));
+            }
+            Result outcome;
+            {
+                magic_state_guard guard;
+                outcome = magic.run(call);
+                const std::string note = guard.restore();
+                if (!note.empty()) outcome.table.notes.push_back(note);
+            }
+            py::object result = magic.wrap ? magic.wrap(std::move(outcome)) : wrap_result(std::move(outcome));
+            if (!out_name.empty())
+            {
+                user_ns[py::str(out_name)] = result;
+            }
+            return result;
+        }
+        throw usage_error("no gillab magic named '" + name + "'");
+    }
+}

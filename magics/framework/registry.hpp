@@ -1,0 +1,62 @@
+// The framework: every magic is one definition (its parser and its measure
+// function); the framework parses, runs, wraps the Result for Python and
+// stores it under -o NAME. Magics never format or publish their own tables.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "framework/args.hpp"
+#include "render/result.hpp"
+
+namespace gillab
+{
+    namespace py = pybind11;
+
+    enum class magic_kind
+    {
+        line,
+        cell,
+        line_cell
+    };
+
+    struct magic_call
+    {
+        parsed_args args;
+        std::optional<std::string> cell;  // the cell body for cell magics
+        py::dict user_ns;
+    };
+
+    struct magic_definition
+    {
+        std::string name;
+        magic_kind kind;
+        arg_parser parser;
+        std::function<Result(const magic_call&)> run;
+        // A magic whose result object has its own methods wraps it itself
+        // and binds that class on the module; the rest use the plain Result.
+        std::function<py::object(Result)> wrap = nullptr;
+        std::function<void(py::module_&)> bind = nullptr;
+    };
+
+    // `-o NAME`, which every magic accepts.
+    option_spec output_option();
+
+    // `--python PATH_OR_NAME[,...]`, for every magic that measures under other
+    // interpreters (workers/child_interpreter runs them).
+    option_spec python_option();
+
+    // --no-published: the magic leaves the published figures out of its table and chart, so a
+    // lecture can ask for a prediction first and show them with its comparison.
+    option_spec no_published_option();
+
+    const std::vector<magic_definition>& all_magics();
+
+    // Parses `line`, runs the magic, returns the Python result object.
+    py::object run_magic(const std::string& name, const std::string& line,
+                         std::optional<std::string> cell, py::dict user_ns);
+}

@@ -1,0 +1,47 @@
+// The places a watch's sampler saw (holder_frames.hpp) named for people:
+// decoded to lines from the copied line tables (code_positions.hpp), then
+// described by gillab.code_places ("cell line 4", "In [3] line 2", a file's
+// line, its text, the C call it is in). Shared by %%gilwatch's and
+// %%heartbeat's blame. GIL held.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "instruments/gil_watch.hpp"
+
+namespace gillab
+{
+    // The cell the watch ran (empty for %gilwatch start / stop) and the file name it was compiled
+    // under; IPython's transform (%%gilwatch) drops the body's leading blank lines, a plain compile
+    // (%%heartbeat) keeps them.
+    struct watched_cell
+    {
+        std::string source;
+        std::string filename;
+        bool drops_leading_blank_lines = true;
+    };
+
+    struct place_view
+    {
+        std::string where;     // "cell line 4", "In [3] line 2", "threading.py:324", or why unknown
+        std::string text;      // the line's source, stripped
+        std::string function;
+        std::string file;
+        int line = -1;         // as `where` counts it
+        std::string instruction;
+        std::string calls;     // the C function a call instruction is in, best effort
+    };
+
+    // One view per place of the watch, in place_id order.
+    std::vector<place_view> describe_places(const gil_watch_record& watch, const watched_cell& cell);
+
+    // The view of `place`, the special places (unknown_place, no_python_frame) included.
+    const place_view& view_of(const std::vector<place_view>& views, place_id place);
+
+    // A holder as blamed_wait names it: a thread's name, "(unattributed)" or the GIL being free.
+    std::string holder_name(const gil_watch_record& watch, std::size_t holder);
+
+    // "cell line 4: product = a * b", at most `max_chars`.
+    std::string place_label(const place_view& view, std::size_t max_chars);
+}

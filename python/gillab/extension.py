@@ -1,0 +1,56 @@
+"""The native magics (the `_gillab` module, C++) introduced to IPython, so `%lsmagic` lists
+them and `%name?` shows their manual: in gillab's kernel (gillab.kernel.shell) and under
+`%load_ext gillab` in a stock IPython kernel (gillab.load_ipython_extension).
+"""
+
+import asyncio
+import contextlib
+
+from IPython.core.magic import Magics, magics_class, line_magic, cell_magic, line_cell_magic
+
+import _gillab
+
+_DECORATORS = {"line": line_magic, "cell": cell_magic, "line_cell": line_cell_magic}
+
+
+@contextlib.contextmanager
+def _outside_the_kernels_event_loop():
+    """ipykernel runs cells inside its asyncio loop, where a magic's own
+    asyncio.run() refuses to start. The magic blocks that loop anyway, so it
+    runs as if none were running, and the kernel's loop is put back after."""
+    loop = asyncio._get_running_loop()
+    if loop is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+        asyncio.set_event_loop(loop)  # asyncio.run() leaves none set
+
+
+def _run(name, line, cell, user_ns):
+    with _outside_the_kernels_event_loop():
+        return _gillab.run(name, line, cell, user_ns)
+
+
+def _native_magic(name, kind):
+    if kind == "line":
+        def magic(self, line):
+            return _run(name, line, None, self.shell.user_ns)
+    else:
+        def magic(self, line, cell=None):
+            return _run(name, line, cell, self.shell.user_ns)
+    magic.__name__ = name
+    magic.__doc__ = _gillab.help(name)
+    return _DECORATORS[kind](magic)
+
+
+def _magics_class():
+    body = {name: _native_magic(name, kind) for name, kind in _gillab.magics()}
+    return magics_class(type("GillabMagics", (Magics,), body))
+
+
+def load_ipython_extension(shell):
+    shell.register_magics(_magics_class())
