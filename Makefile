@@ -29,7 +29,7 @@ APT_PACKAGES := \
 	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil python3-pytest-random-order \
 	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
-	chromium clang libclang-rt-14-dev valgrind bubblewrap
+	chromium clang libclang-rt-14-dev valgrind bubblewrap libcli11-dev
 
 .PHONY: all deps build free-threaded-python lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 
