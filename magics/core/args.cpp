@@ -439,6 +439,12 @@ namespace gillab
         {
             throw usage_error("%" + m_magic + ": " + e.what() + "; usage: " + usage());
         }
+        if (tokens.empty())
+        {
+            parsed_args nothing;  // most calls: the magic's defaults, without CLI11
+            nothing.m_magic = m_magic;
+            return nothing;
+        }
         std::lock_guard<std::mutex> lock(m_declared->in_use);
         if (!m_declared->app) declare();
         CLI::App& app = *m_declared->app;
