@@ -76,7 +76,8 @@ namespace gillab
         std::size_t m_max_positionals;
         std::string m_positional_help;
         // CLI11's parser for these options, declared on the first parse and
-        // reused (shared by copies): declaring it costs more than a parse.
+        // reused (shared by copies): declaring it costs four typical parses
+        // (bench/args_parse, docs/benchmarks.md).
         struct declared_options;
         std::shared_ptr<declared_options> m_declared;
 
