@@ -27,7 +27,6 @@
 #include "manual.hpp"
 #include "instruments/gil_watch.hpp"
 #include "heartbeat_blame.hpp"
-#include "heartbeat_python.hpp"
 
 namespace gillab
 {

@@ -5,10 +5,18 @@
 #include <cmath>
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 #include <sstream>
+
+#include <CLI/CLI.hpp>
 
 namespace gillab
 {
+    // Hand-written on purpose, beside CLI11: the values' typing and the line's
+    // split. CLI11 2.1's own (tests/unit/test_args.cpp ArgParserReasons shows each)
+    // would read 010 as 8 and 0x10 as 16, take 1e999 or an integer overflow as
+    // a value, drop the empty item after a trailing comma, and split
+    // x'y z' or f\ g apart and take an unclosed quote silently.
     namespace
     {
         std::string join(const std::vector<std::string>& items, const std::string& separator)
@@ -355,6 +363,16 @@ namespace gillab
         return m_positionals;
     }
 
+    // The magic's options as CLI11 declares them; each value is kept as typed
+    // (the accessors type it, with the range and default the magic asks for).
+    struct arg_parser::declared_options
+    {
+        std::mutex in_use;  // one parse at a time: CLI11 keeps its results in the App
+        std::unique_ptr<CLI::App> app;
+        std::vector<CLI::Option*> options;  // in the order of the specs (which copies share)
+        CLI::Option* positionals = nullptr;
+    };
+
     arg_parser::arg_parser(std::string magic, std::string summary, std::vector<option_spec> options,
                            std::size_t max_positionals, std::string positional_help)
         : m_magic(std::move(magic))
@@ -362,25 +380,56 @@ namespace gillab
         , m_options(std::move(options))
         , m_max_positionals(max_positionals)
         , m_positional_help(std::move(positional_help))
+        , m_declared(std::make_shared<declared_options>())
     {
     }
 
-    const option_spec* arg_parser::find(const std::string& token) const
+    namespace
     {
-        for (const option_spec& option : m_options)
+        // A left-over "-3" or "-.5" is worded as a value, not as an option.
+        bool looks_like_option(const std::string& token)
         {
-            if (token == "--" + option.name || (option.short_name && token == std::string("-") + option.short_name))
-            {
-                return &option;
-            }
+            return token.size() > 1 && token[0] == '-' &&
+                   !(std::isdigit(static_cast<unsigned char>(token[1])) || token[1] == '.');
+        }
+    }
+
+    void arg_parser::declare() const
+    {
+        declared_options& declared = *m_declared;
+        declared.app = std::make_unique<CLI::App>();
+        declared.app->set_help_flag();  // no -h: the manual is `%name?`
+        for (const option_spec& spec : m_options)
+        {
+            const std::string names = (spec.short_name ? std::string("-") + spec.short_name + "," : "") + "--" + spec.name;
+            CLI::Option* option = spec.metavar.empty() ? declared.app->add_flag(names) : declared.app->add_option(names);
+            option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one typed wins
+            declared.options.push_back(option);
+        }
+        if (m_max_positionals > 0)
+        {
+            // Not required, so up to that many: CLI11 2.1 fills a positional only to its minimum.
+            declared.positionals = declared.app->add_option("positionals")->expected(static_cast<int>(m_max_positionals));
+            declared.positionals->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        }
+    }
+
+    // CLI11 takes an option's value whatever it looks like, so only the last
+    // token can run short of one: "--workers", "-w" or "-vw".
+    const option_spec* arg_parser::short_of_a_value(const std::string& last) const
+    {
+        if (last.empty()) return nullptr;
+        const std::string name = last.rfind("--", 0) == 0 ? last.substr(0, last.find('=')) : std::string("-") + last.back();
+        const CLI::Option* option = m_declared->app->get_option_no_throw(name);
+        for (std::size_t i = 0; i < m_options.size(); ++i)
+        {
+            if (m_declared->options[i] == option) return &m_options[i];
         }
         return nullptr;
     }
 
     parsed_args arg_parser::parse(const std::string& line) const
     {
-        parsed_args args;
-        args.m_magic = m_magic;
         std::vector<std::string> tokens;
         try
         {
@@ -390,55 +439,67 @@ namespace gillab
         {
             throw usage_error("%" + m_magic + ": " + e.what() + "; usage: " + usage());
         }
-        for (std::size_t i = 0; i < tokens.size(); ++i)
+        if (tokens.empty())
         {
-            std::string token = tokens[i];
-            std::string inline_value;
-            bool has_inline_value = false;
-            if (token.rfind("--", 0) == 0 && token.find('=') != std::string::npos)
-            {
-                inline_value = token.substr(token.find('=') + 1);
-                token = token.substr(0, token.find('='));
-                has_inline_value = true;
-            }
-            const bool looks_like_option = token.size() > 1 && token[0] == '-' &&
-                                           !(std::isdigit(static_cast<unsigned char>(token[1])) || token[1] == '.');
-            if (!looks_like_option)
-            {
-                if (args.m_positionals.size() >= m_max_positionals)
-                {
-                    throw usage_error("%" + m_magic + ": unexpected argument " + shown(token) + "; usage: " + usage());
-                }
-                args.m_positionals.push_back(token);
-                continue;
-            }
-            const option_spec* option = find(token);
-            if (option == nullptr)
-            {
-                throw usage_error("%" + m_magic + ": unknown option " + shown(token) + "; usage: " + usage());
-            }
-            if (option->metavar.empty())
-            {
-                if (has_inline_value)
-                {
-                    throw usage_error("%" + m_magic + ": --" + option->name + " takes no value; usage: " + usage());
-                }
-                args.m_values[option->name] = "";
-                continue;
-            }
-            if (!has_inline_value)
-            {
-                if (i + 1 >= tokens.size())
-                {
-                    throw usage_error("%" + m_magic + ": --" + option->name + " needs a value (" + option->metavar + ")");
-                }
-                inline_value = tokens[++i];
-            }
-            args.m_values[option->name] = inline_value;
+            parsed_args nothing;  // most calls: the magic's defaults, without CLI11
+            nothing.m_magic = m_magic;
+            return nothing;
         }
+        std::lock_guard<std::mutex> lock(m_declared->in_use);
+        if (!m_declared->app) declare();
+        CLI::App& app = *m_declared->app;
+        app.clear();
+        try
+        {
+            app.parse(std::vector<std::string>(tokens.rbegin(), tokens.rend()));  // CLI11 wants them reversed
+        }
+        catch (const CLI::ExtrasError&)
+        {
+            // Named below, with a "--", which CLI11 takes as the end of the options.
+        }
+        catch (const CLI::ArgumentMismatch&)
+        {
+            const option_spec* option = short_of_a_value(tokens.empty() ? "" : tokens.back());
+            if (option == nullptr) throw usage_error("%" + m_magic + ": an option needs a value; usage: " + usage());
+            throw usage_error("%" + m_magic + ": --" + option->name + " needs a value (" + option->metavar + ")");
+        }
+        catch (const CLI::ParseError&)
+        {
+            // No other CLI11 error is reachable with these declarations; its
+            // wording would quote the line unshortened, so it is not passed on.
+            throw usage_error("%" + m_magic + ": could not read " + shown(line) + "; usage: " + usage());
+        }
+        const std::vector<std::string> left_over = app.remaining();
+        if (!left_over.empty())
+        {
+            const std::string& first = left_over.front();
+            throw usage_error("%" + m_magic + (looks_like_option(first) ? ": unknown option " : ": unexpected argument ") +
+                              shown(first) + "; usage: " + usage());
+        }
+        return parsed();
+    }
+
+    parsed_args arg_parser::parsed() const
+    {
+        parsed_args args;
+        args.m_magic = m_magic;
+        for (std::size_t i = 0; i < m_options.size(); ++i)
+        {
+            const option_spec& spec = m_options[i];
+            const CLI::Option& option = *m_declared->options[i];
+            if (option.count() == 0) continue;
+            const std::string& value = option.results().back();
+            // CLI11 lets a flag take `=true`; any other inline value is refused here.
+            if (spec.metavar.empty() && value != "true")
+                throw usage_error("%" + m_magic + ": --" + spec.name + " takes no value; usage: " + usage());
+            args.m_values[spec.name] = spec.metavar.empty() ? "" : value;
+        }
+        if (m_declared->positionals != nullptr) args.m_positionals = m_declared->positionals->results();
         return args;
     }
 
+    // The project's layout, not CLI11's formatter (a command's --help): IPython
+    // shows help() as `%name?`, and tests/kernel/test_fuzz_magics.py reads usage().
     std::string arg_parser::usage() const
     {
         std::string out = "%" + m_magic;

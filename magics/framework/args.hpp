@@ -1,9 +1,11 @@
 // Argument parsing for every magic: one declarative spec per magic gives the
 // parser, the usage line, the `%name?` help, and one-line errors that name
-// the bad value and what is accepted.
+// the bad value and what is accepted. CLI11 reads the options; the values are
+// typed here, when the magic asks, with the range and default it gives.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,13 +64,20 @@ namespace gillab
         std::string help() const;   // the docstring `%name?` shows
 
     private:
-        const option_spec* find(const std::string& token) const;
-
         std::string m_magic;
         std::string m_summary;
         std::vector<option_spec> m_options;
         std::size_t m_max_positionals;
         std::string m_positional_help;
+        // CLI11's parser for these options, declared on the first parse and
+        // reused (shared by copies): declaring it costs four typical parses
+        // (bench/args_parse, docs/benchmarks.md).
+        struct declared_options;
+        std::shared_ptr<declared_options> m_declared;
+
+        void declare() const;
+        const option_spec* short_of_a_value(const std::string& last_token) const;
+        parsed_args parsed() const;  // the values CLI11 found, as typed
     };
 
     // Shell-like split: whitespace separates, quotes group, backslash escapes.

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+
 #include "framework/args.hpp"
 
 using namespace gillab;
@@ -149,4 +151,92 @@ TEST(ArgParser, ErrorsQuoteAnyInputAsShortValidOneLineText)
     const std::string error = error_of([] { sample_parser().parse(std::string("--lock x y\0z", 12)); });
     EXPECT_NE(error.find("'y\\x00z'"), std::string::npos) << error;
     EXPECT_NE(error.find("usage: %sample"), std::string::npos) << error;
+}
+
+// One case per wording a student can meet, each checked whole.
+TEST(ArgParserWording, EveryErrorIsOneNamedLine)
+{
+    arg_parser parser = sample_parser();
+    const std::string usage = "usage: %sample [--workers N,N,...] [--interval DURATION] [--modes MODE,...] [--lock] "
+                              "[--out NAME] [VALUE]";
+    EXPECT_EQ(error_of([&] { parser.parse("--bogus 1"); }), "%sample: unknown option '--bogus'; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("-x"); }), "%sample: unknown option '-x'; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("--"); }), "%sample: unknown option '--'; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("7 8"); }), "%sample: unexpected argument '8'; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("--lock=yes"); }), "%sample: --lock takes no value; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("--lock=false"); }), "%sample: --lock takes no value; " + usage);
+    EXPECT_EQ(error_of([&] { parser.parse("--workers"); }), "%sample: --workers needs a value (N,N,...)");
+    EXPECT_EQ(error_of([&] { parser.parse("--lock -w"); }), "%sample: --workers needs a value (N,N,...)");
+    EXPECT_EQ(error_of([&] { parser.parse("'open"); }), "%sample: unclosed quote ' in the arguments; " + usage);
+}
+
+TEST(ArgParserWording, EveryValueErrorNamesTheValueAndWhatIsAccepted)
+{
+    arg_parser parser = sample_parser();
+    auto bad = [&](const std::string& line, const std::function<void(const parsed_args&)>& read)
+    { return error_of([&] { read(parser.parse(line)); }); };
+    EXPECT_EQ(bad("--out 0x10", [](const parsed_args& a) { a.integer("out", 1, 1, 64); }),
+              "%sample: bad value '0x10' for --out; accepted: a whole number from 1 to 64");
+    EXPECT_EQ(bad("--out 1e999", [](const parsed_args& a) { a.number("out", 0.5, 0.0, 1.0); }),
+              "%sample: bad value '1e999' for --out; accepted: a number from 0 to 1");
+    EXPECT_EQ(bad("--workers 1,2,", [](const parsed_args& a) { a.integers("workers", {}, 1, 64); }),
+              "%sample: bad value '1,2,' for --workers; accepted: comma-separated whole numbers from 1 to 64");
+    EXPECT_EQ(bad("--workers 1,lots", [](const parsed_args& a) { a.integers_or_words("workers", {}, 1, 64, {"default", "per-job"}); }),
+              "%sample: bad value 'lots' for --workers; accepted: comma-separated whole numbers from 1 to 64, or default, per-job");
+    EXPECT_EQ(bad("--interval soon", [](const parsed_args& a) { a.duration("interval", 0.005, 1e-6, 1.0); }),
+              "%sample: bad value 'soon' for --interval; accepted: a duration such as 5ms, 0.2ms, 1s or 0.005");
+    EXPECT_EQ(bad("--interval 2s", [](const parsed_args& a) { a.duration("interval", 0.005, 1e-6, 1.0); }),
+              "%sample: bad value '2s' for --interval; accepted: a duration from 0.001 ms to 1000 ms");
+    EXPECT_EQ(bad("--interval 5ms,2s", [](const parsed_args& a) { a.durations("interval", {}, 1e-6, 1.0); }),
+              "%sample: bad value '2s' for --interval; accepted: comma-separated durations from 0.001 ms to 1000 ms, "
+              "such as 5ms,1ms,0.2ms");
+    EXPECT_EQ(bad("--modes gpu", [](const parsed_args& a) { a.choices("modes", {}, {"threads", "asyncio"}, false); }),
+              "%sample: bad value 'gpu' for --modes; accepted: one of threads, asyncio");
+    EXPECT_EQ(bad("-m threads,gpu", [](const parsed_args& a) { a.choices("modes", {}, {"threads", "asyncio"}, true); }),
+              "%sample: bad value 'gpu' for --modes; accepted: comma-separated, from threads, asyncio");
+}
+
+TEST(ArgParser, NumbersAreDecimalWhateverTheirLeadingZeros)
+{
+    EXPECT_EQ(sample_parser().parse("--workers 010,08").integers("workers", {}, 1, 64), (std::vector<long long>{10, 8}));
+}
+
+TEST(ArgParser, TheLastOfARepeatedOptionWins)
+{
+    parsed_args args = sample_parser().parse("--workers 1 -w 2,3 --lock --lock");
+    EXPECT_EQ(args.integers("workers", {}, 1, 64), (std::vector<long long>{2, 3}));
+    EXPECT_TRUE(args.has("lock"));
+}
+
+TEST(ArgParser, AValueIsTakenWhateverItLooksLike)
+{
+    // As before CLI11: the token after an option is its value, even "--lock".
+    EXPECT_EQ(sample_parser().parse("-o --lock").text("out", ""), "--lock");
+    EXPECT_FALSE(sample_parser().parse("-o --lock").has("lock"));
+    EXPECT_EQ(sample_parser().parse("--out= r").text("out", ""), "r");
+    EXPECT_EQ(error_of([] { sample_parser().parse("--out="); }), "%sample: --out needs a value (NAME)");
+    EXPECT_EQ(sample_parser().parse("-5ms").positionals(), std::vector<std::string>{"-5ms"});
+}
+
+TEST(ArgParser, AParserWithoutPositionalsRefusesAnyWord)
+{
+    arg_parser parser("bare", "No positionals.", {{"lock", 0, "", "use a lock"}});
+    EXPECT_EQ(error_of([&] { parser.parse("--lock now"); }), "%bare: unexpected argument 'now'; usage: %bare [--lock]");
+    EXPECT_EQ(error_of([&] { parser.parse("-h"); }), "%bare: unknown option '-h'; usage: %bare [--lock]");
+    EXPECT_EQ(error_of([&] { parser.parse("--help"); }), "%bare: unknown option '--help'; usage: %bare [--lock]");
+}
+
+// Why the values are typed and the line split by hand: CLI11 2.1's own helpers
+// read them otherwise. If one of these fails, that reason has gone.
+TEST(ArgParserReasons, Cli11TypesAndSplitsDifferently)
+{
+    long long integer = 0;
+    EXPECT_TRUE(CLI::detail::lexical_cast(std::string("010"), integer));
+    EXPECT_EQ(integer, 8);
+    EXPECT_TRUE(CLI::detail::lexical_cast(std::string("99999999999999999999999"), integer));
+    double number = 0;
+    EXPECT_TRUE(CLI::detail::lexical_cast(std::string("1e999"), number));
+    EXPECT_EQ(CLI::detail::split("1,2,", ',').size(), 2u);
+    EXPECT_EQ(CLI::detail::split_up("x'y z'"), (std::vector<std::string>{"x'y", "z'"}));
+    EXPECT_EQ(CLI::detail::split_up("'open"), std::vector<std::string>{"open"});
 }
