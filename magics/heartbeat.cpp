@@ -479,7 +479,8 @@ namespace gillab
                 }
                 catch (py::error_already_set& error)
                 {
-                    if (!error.matches(PyExc_SyntaxError)) throw;
+                    // 3.11's compile refuses a null byte with ValueError, not SyntaxError.
+                    if (!error.matches(PyExc_SyntaxError) && !error.matches(PyExc_ValueError)) throw;
                     throw usage_error(std::string("%%heartbeat: the cell is not valid Python: ") +
                                       py::str(error.value()).cast<std::string>());
                 }

@@ -24,6 +24,8 @@ def compile_cell(source, magic):
         return compile(source, f"<%%{magic} cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as error:
         raise CellSyntaxError(f"%%{magic}: the cell is not valid Python: {error.msg} (line {error.lineno})") from None
+    except ValueError as error:  # 3.11's compile refuses a null byte with ValueError, not SyntaxError
+        raise CellSyntaxError(f"%%{magic}: the cell is not valid Python: {error}") from None
 
 
 def run(code, namespace):

@@ -161,6 +161,7 @@ def test_no_sampler_outlives_its_cell(kernel):
     ("%%gilwatch start", "pass", "line form"),
     ("%%gilwatch", "", "empty"),
     ("%%gilwatch", "def broken(:\n", "not valid Python"),
+    ("%%gilwatch", "x = 1\x00\n", "null bytes"),
     ("%gilwatch", None, "start or stop"),
     ("%gilwatch restart", None, "start, stop"),
 ])

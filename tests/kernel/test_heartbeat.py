@@ -139,6 +139,7 @@ def test_no_probe_thread_outlives_stop(kernel):
     ("%%heartbeat start\npass\n", "no start/stop"),
     ("%%heartbeat\n\n", "needs a cell"),
     ("%%heartbeat\ndef f(:\n", "not valid Python"),
+    ("%%heartbeat\nx = 1\x00\n", "null bytes"),
 ])
 def test_bad_input_is_a_one_line_error(kernel, line, fragment):
     result = kernel.execute(line)
