@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import nbformat
 import pytest
@@ -145,4 +146,8 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(workspac
     grades = grades_of(out)
     assert sorted(g["student"] for g in grades) == sorted(expected_scores())
     assert {g["student"]: (g["score"], g["manual_pending"], g["status"]) for g in grades} == expected_scores()
+    # The killed worker's nanny starts a replacement, which the cluster's stop ends a moment later.
+    deadline = time.monotonic() + 20
+    while processes_under(folder) and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert processes_under(folder) == []
