@@ -103,10 +103,10 @@ namespace gillab
         }
 
         // A --workers item as a count for one mode and --jobs value.
-        long long resolve_workers(const std::string& spec, const std::string& mode, long long base_jobs)
+        long long resolve_workers(const std::string& spec, const std::string& mode, long long base_jobs, long long cores)
         {
             if (spec == "per-job" || (spec == "default" && mode == "asyncio")) return base_jobs;
-            if (spec == "default") return mode == "processes" ? core_count() : std::min(32LL, core_count() + 4);
+            if (spec == "default") return mode == "processes" ? cores : std::min(32LL, cores + 4);
             return std::stoll(spec);
         }
 
@@ -129,7 +129,7 @@ namespace gillab
                 {
                     for (long long n : o.jobs)
                     {
-                        const long long w = resolve_workers(spec, mode, n);
+                        const long long w = resolve_workers(spec, mode, n, o.cores.at("cores").get<long long>());
                         const long long cap = mode == "processes" ? max_process_workers : max_workers;
                         if (w > cap)
                         {
@@ -149,33 +149,6 @@ namespace gillab
         }
 
         // ---- measure --------------------------------------------------------
-
-        // The progress wording of runners/task_gilbench.py, for the memory run too.
-        std::string memory_status(const configuration& config, std::size_t c, std::size_t total)
-        {
-            return py::module_::import("gillab.runners.task_gilbench").attr("status_line")(
-                py::dict("mode"_a = config.mode, "workers"_a = config.workers, "jobs"_a = config.jobs),
-                "peak memory in a fresh process", c, total).cast<std::string>();
-        }
-
-        // One run of the configuration in a fresh interpreter (gillab/peak_rss.py),
-        // so the kernel's own memory and earlier runs don't hide the peak.
-        // `executable`: the interpreter to measure under (empty: the kernel's).
-        peak_memory measure_peak_rss(const cell_module& cell, const configuration& config, const options& o,
-                                     double timeout_s, const std::string& executable)
-        {
-            py::tuple answer = py::module_::import("gillab.peak_rss").attr("run_in_fresh_interpreter")(
-                executable, cell.folder(), cell.name(), config.mode, config.workers, config.jobs, o.start_method, timeout_s);
-            peak_memory m;
-            m.problem = answer[1].cast<std::string>();
-            if (!answer[0].is_none())
-            {
-                py::dict figures = answer[0];
-                m.peak_rss_bytes = figures["peak_rss_bytes"].cast<double>();
-                if (config.mode == "processes") m.largest_child_rss_bytes = figures["largest_child_rss_bytes"].cast<double>();
-            }
-            return m;
-        }
 
         // Medians, spreads and the flags of one configuration's measured runs.
         void summarize_runs(measured& m)
@@ -213,6 +186,7 @@ namespace gillab
                                      cell.defines("job"), cell.defines("ajob"));
             o.preset = preset;
             o.preset_job = preset && empty_cell;
+            o.cores = usable_cores();
             o.targets = std::move(targets);
             o.python_given = typed.has("python");
             const std::vector<configuration> configs = plan(o);
@@ -220,24 +194,14 @@ namespace gillab
             std::vector<interpreter_rows> blocks;
             for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
             {
-                interpreter_rows b{turn.target, turn.label, {}, {}};
+                interpreter_rows b{turn.target, turn.label, {}, {}, {}};
                 // The kernel alone: its progress without the label.
                 const status_callback report = turn.target.is_kernel && !o.python_given
                                                    ? status_callback([&progress](const std::string& status) { progress.update(status); })
                                                    : turn.progress;
-                b.rows = gilbench::measure_under(turn.target, cell, configs, o, report);
-                for (std::size_t c = 0; c < b.rows.size(); ++c)
+                gilbench::measure_under(b, cell, configs, o, report);
+                for (measured& m : b.rows)
                 {
-                    measured& m = b.rows[c];
-                    // A run stopped at --budget still gets its memory figure: the fresh
-                    // interpreter's plain pool may be quicker (10,000 one-per-job threads).
-                    if (o.memory && !m.skipped)
-                    {
-                        progress.update((o.python_given ? b.label + ": " : "") + memory_status(m.config, c, configs.size()));
-                        m.memory = measure_peak_rss(cell, m.config, o, o.budget_s + (m.over_budget ? 5.0 : 30.0),
-                                                    turn.target.is_kernel ? "" : turn.target.info.executable);
-                        if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
-                    }
                     summarize_runs(m);
                     if (m.config.mode == "sequential" && !m.walls.empty() && !b.sequential_walls.count(m.config.base_jobs))
                         b.sequential_walls[m.config.base_jobs] = m.wall.median;

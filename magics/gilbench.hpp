@@ -38,6 +38,7 @@ namespace gillab
             bool startup_included;
             double budget_s;
             bool memory;
+            nl::json cores;  // instruments/cores' answer, read once: the plan and the notes use it
             const gilbench_preset* preset = nullptr;
             bool preset_job = false;  // the cell was empty: the preset's own job runs
             std::vector<measurement_target> targets;  // --python (the kernel alone by default)
@@ -82,16 +83,17 @@ namespace gillab
             std::string label;  // "3.13.5t (free-threaded, GIL off) (3.13t)", "3.11.2 (kernel)"
             std::vector<measured> rows;
             std::map<long long, double> sequential_walls;  // by --jobs value
+            std::string start_method;                      // what its pools used, as its runner says
         };
 
 
         // Runs every configuration with runners/task_gilbench.py, in this kernel
         // (its native thread pool and budget watchdog) or in a child of `target`:
-        // one `measured` per configuration, runs filled, not yet summarized.
+        // one `measured` per configuration, runs (and with --memory its peak) filled,
+        // not yet summarized, and the start method its pools used.
         // `progress` gets "which configuration, which run" as it goes.
-        std::vector<measured> measure_under(const measurement_target& target, const cell_module& cell,
-                                            const std::vector<configuration>& configs, const options& o,
-                                            const std::function<void(const std::string&)>& progress);
+        void measure_under(interpreter_rows& block, const cell_module& cell, const std::vector<configuration>& configs,
+                           const options& o, const std::function<void(const std::string&)>& progress);
 
         // gilbench_result.cpp: the Result of all interpreters' rows, and its Python object.
         Result build_result(const std::vector<interpreter_rows>& blocks, const options& o);

@@ -19,6 +19,7 @@ namespace gillab
     namespace
     {
         using gilbench::configuration;
+        using gilbench::interpreter_rows;
         using gilbench::measured;
         using gilbench::options;
 
@@ -33,7 +34,18 @@ namespace gillab
             return {{"task", "gilbench"}, {"folder", cell.folder()}, {"module", cell.name()},
                     {"configs", planned}, {"repeats", o.repeats}, {"warmup", o.warmup},
                     {"budget_s", o.budget_s}, {"start_method", o.start_method},
-                    {"startup_included", o.startup_included}, {"weak_scaling", o.weak_scaling}};
+                    {"startup_included", o.startup_included}, {"weak_scaling", o.weak_scaling},
+                    {"memory", o.memory}};
+        }
+
+        gilbench::peak_memory memory_of(const nl::json& figures, const std::string& mode)
+        {
+            gilbench::peak_memory m;
+            m.problem = figures.value("problem", "");
+            if (!m.problem.empty()) return m;
+            m.peak_rss_bytes = figures.at("peak_rss_bytes").get<double>();
+            if (mode == "processes") m.largest_child_rss_bytes = figures.at("largest_child_rss_bytes").get<double>();
+            return m;
         }
 
         std::vector<measured> rows(const nl::json& answer, const std::vector<configuration>& configs, const std::string& where)
@@ -57,6 +69,8 @@ namespace gillab
                 m.skipped = f.at("skipped").get<bool>();
                 if (m.over_budget) m.flags.push_back("stopped at --budget");
                 if (m.skipped) m.flags.push_back("not run: fewer jobs went over --budget");
+                if (f.contains("memory")) m.memory = memory_of(f.at("memory"), m.config.mode);
+                if (!m.memory.problem.empty()) m.flags.push_back(m.memory.problem);
                 out.push_back(std::move(m));
             }
             return out;
@@ -65,13 +79,15 @@ namespace gillab
 
     namespace gilbench
     {
-        std::vector<measured> measure_under(const measurement_target& target, const cell_module& cell,
-                                            const std::vector<configuration>& configs, const options& o,
-                                            const std::function<void(const std::string&)>& progress)
+        void measure_under(interpreter_rows& block, const cell_module& cell, const std::vector<configuration>& configs,
+                           const options& o, const std::function<void(const std::string&)>& progress)
         {
+            const measurement_target& target = block.target;
             if (target.is_kernel) cell.module();  // the task finds it imported
             const std::string where = target.is_kernel ? "in the kernel" : "under " + target.requested;
-            return rows(run_task(target, request(cell, configs, o), "gilbench", progress), configs, where);
+            const nl::json answer = run_task(target, request(cell, configs, o), "gilbench", progress);
+            block.rows = rows(answer, configs, where);
+            block.start_method = answer.at("start_method").get<std::string>();
         }
     }
 }

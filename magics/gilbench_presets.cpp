@@ -9,16 +9,34 @@ namespace gillab
 {
     namespace
     {
-        // Read once from gillab/preset_jobs (presets.json and the job files): the presets' one home.
+        std::optional<double> number(const nlohmann::json& v)
+        {
+            return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt;
+        }
+
+        preset_figures figures_from(const nlohmann::json& published, const std::string& name)
+        {
+            preset_figures figures;
+            if (!published.contains(name)) return figures;
+            const nlohmann::json& found = published[name];
+            figures.source = found.value("source", "");
+            for (const nlohmann::json& row : found["rows"])
+                figures.rows.push_back({row["mode"], row["workers"], row["jobs"], number(row["wall_s"]),
+                                        number(row["speedup"]), number(row["peak_rss_mb"])});
+            return figures;
+        }
+
+        // Read once from gillab/preset_jobs (presets.json and the job files), the presets' one
+        // home, with their published figures: nothing is asked of Python after a run.
         std::vector<gilbench_preset> read_presets()
         {
+            const nlohmann::json published = published_for_magic("gilbench");
             std::vector<gilbench_preset> presets;
             for (const pybind11::handle item : pybind11::module_::import("gillab.preset_jobs").attr("definitions")())
             {
                 const nlohmann::json p = pybind11::cast<nlohmann::json>(item);
-                presets.push_back({p.at("name"), p.at("summary"), p.at("options"),
-                                   p.at("wait_s").is_number() ? std::optional<double>(p["wait_s"].get<double>()) : std::nullopt,
-                                   p.at("cpu_bound").get<bool>(), p.at("job")});
+                presets.push_back({p.at("name"), p.at("summary"), p.at("options"), number(p.at("wait_s")),
+                                   p.at("cpu_bound").get<bool>(), p.at("job"), figures_from(published, p.at("name"))});
             }
             return presets;
         }
@@ -28,22 +46,6 @@ namespace gillab
     {
         static const std::vector<gilbench_preset> presets = read_presets();
         return presets;
-    }
-
-    preset_figures published_figures(const gilbench_preset& preset)
-    {
-        const nlohmann::json all = published_for_magic("gilbench");
-        preset_figures figures;
-        if (!all.contains(preset.name)) return figures;
-        const nlohmann::json& found = all[preset.name];
-        figures.source = found.value("source", "");
-        const auto number = [](const nlohmann::json& v) { return v.is_number() ? std::optional<double>(v.get<double>()) : std::nullopt; };
-        for (const nlohmann::json& row : found["rows"])
-        {
-            figures.rows.push_back({row["mode"], row["workers"], row["jobs"], number(row["wall_s"]), number(row["speedup"]),
-                                    number(row["peak_rss_mb"])});
-        }
-        return figures;
     }
 
     std::string preset_job_source(const gilbench_preset& preset)

@@ -1,7 +1,7 @@
 // The course's published %%gilbench tables as presets. Each preset lives in
 // gillab/preset_jobs/ alone (presets.json: summary, options, physical limit;
-// job_NAME.py: its job), read once; the published figures and their source
-// come from gillab/course/published.json (published_figures). Here: the lookups.
+// job_NAME.py: its job), read once with its published figures and their source
+// (gillab/course/published.json). Here: the lookups.
 #pragma once
 
 #include <optional>
@@ -20,6 +20,12 @@ namespace gillab
         std::optional<double> peak_rss_mb;
     };
 
+    struct preset_figures
+    {
+        std::string source;  // where the published figures come from
+        std::vector<published_row> rows;
+    };
+
     struct gilbench_preset
     {
         std::string name;
@@ -30,17 +36,10 @@ namespace gillab
         std::optional<double> wait_s;
         bool cpu_bound = false;
         std::string job;         // the cell run when the student writes none
-    };
-
-    struct preset_figures
-    {
-        std::string source;  // where the published figures come from
-        std::vector<published_row> rows;
+        preset_figures published;  // the course's figures for its own job (none: empty)
     };
 
     const std::vector<gilbench_preset>& gilbench_presets();
-    // The preset's published figures, from gillab.course.published (call with the GIL held).
-    preset_figures published_figures(const gilbench_preset& preset);
     // The cell when the student writes none (read with the presets).
     std::string preset_job_source(const gilbench_preset& preset);
     const gilbench_preset* find_gilbench_preset(const std::string& name);

@@ -11,7 +11,6 @@
 #include "render/figures.hpp"
 #include "render/number_format.hpp"
 #include "framework/py_result.hpp"
-#include "instruments/cores.hpp"
 #include "gilbench.hpp"
 
 namespace gillab
@@ -24,6 +23,11 @@ namespace gillab
         using gilbench::interpreter_rows;
         using gilbench::measured;
         using gilbench::options;
+
+        long long cores_of(const options& o)
+        {
+            return o.cores.at("cores").get<long long>();
+        }
 
         std::optional<published_row> published_for(const preset_figures& figures, const configuration& c)
         {
@@ -50,7 +54,7 @@ namespace gillab
             if (o.preset->cpu_bound && sequential_wall > 0 && c.mode != "sequential")
             {
                 const double work = sequential_wall * static_cast<double>(c.jobs) / static_cast<double>(c.base_jobs);
-                return work / static_cast<double>(std::min(parallel, core_count()));
+                return work / static_cast<double>(std::min(parallel, cores_of(o)));
             }
             return std::nullopt;
         }
@@ -260,18 +264,17 @@ namespace gillab
             jobs_text = o.jobs.size() == 1 ? count_text(o.jobs.front(), "job") : jobs_text + " jobs";
             return "gilbench" + (o.preset ? " --preset " + o.preset->name : std::string()) + ": " + jobs_text +
                    (o.weak_scaling ? " per worker" : "") + ", median of " + count_text(o.repeats, "run") + ", " +
-                   count_text(core_count(), "CPU");
+                   count_text(cores_of(o), "CPU");
         }
 
         std::vector<std::string> notes(const std::vector<interpreter_rows>& blocks, const options& o,
                                        const preset_figures& figures, const shown_columns& shown,
                                        const std::vector<std::string>& differing, bool over_budget)
         {
-            const nl::json cores = usable_cores();
-            const long long cpus = cores["cores"];
+            const long long cpus = cores_of(o);
             std::vector<std::string> out;
             out.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "core") +
-                          " usable (set by " + cores["why"].get<std::string>() +
+                          " usable (set by " + o.cores.at("why").get<std::string>() +
                           "), CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
             out.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
             if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
@@ -311,9 +314,7 @@ namespace gillab
             return {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs},
                     {"repeats", o.repeats}, {"warmup", o.warmup},
                     {"scaling", o.weak_scaling ? "weak" : "strong"},
-                    {"start_method", o.start_method.empty()
-                         ? py::module_::import("gillab.runners.start_method").attr("current")().cast<std::string>()
-                         : o.start_method},
+                    {"start_method", o.start_method.empty() ? blocks.front().start_method : o.start_method},
                     {"startup", o.startup_included ? "included" : "apart"},
                     {"memory", o.memory},
                     {"python", requested}};
@@ -322,14 +323,14 @@ namespace gillab
         nl::json interpreter_record(const interpreter_rows& b)
         {
             return {{"python", b.label}, {"requested", b.target.requested}, {"kernel", b.target.is_kernel},
-                    {"interpreter", b.target.info.raw}};
+                    {"interpreter", b.target.info.raw}, {"start_method", b.start_method}};
         }
     }
 
     Result gilbench::build_result(const std::vector<interpreter_rows>& blocks, const options& o)
     {
         // The preset's published figures only beside its own job: another job is not what was published.
-        const preset_figures figures = o.preset && o.preset_job ? published_figures(*o.preset) : preset_figures{};
+        const preset_figures figures = o.preset && o.preset_job ? o.preset->published : preset_figures{};
         const shown_columns shown = which_columns(blocks, o, figures);
         Result result;
         result.magic = "gilbench";
@@ -363,9 +364,9 @@ namespace gillab
                        {"mismatches", differing},
                        {"over_budget", over_budget},
                        {"budget_s", o.budget_s},
-                       {"cpu_count", core_count()},
-                       {"cores_limited_by", usable_cores()["limited_by"]},
-                       {"cores_why", usable_cores()["why"]},
+                       {"cpu_count", cores_of(o)},
+                       {"cores_limited_by", o.cores.at("limited_by")},
+                       {"cores_why", o.cores.at("why")},
                        {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
                        {"published_source", o.preset && o.preset_job ? nl::json(figures.source) : nl::json(nullptr)},
                        {"options", options_json(blocks, o)}};

@@ -337,7 +337,7 @@ namespace gillab
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
             if (o.show_published)
-                result.table.notes.push_back(published_for_magic("heartbeat")["note"].get<std::string>());
+                result.table.notes.push_back(published_for_magic("heartbeat").at("note").get<std::string>());
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);

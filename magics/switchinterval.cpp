@@ -482,9 +482,10 @@ namespace gillab
                     const double p95 = quantile(lengths, 0.95);
                     const auto doubles = std::count_if(lengths.begin(), lengths.end(),
                                                        [&](double length) { return length > 1.5 * interval_ms; });
-                    const std::optional<double> figure = std::fabs(interval_s - default_interval_s) < 1e-12
-                                                             ? std::optional<double>(published_for_magic("switchinterval")["median_slice_ms"].get<double>())
-                                                             : std::nullopt;
+                    // The published slice belongs to the default interval only.
+                    const bool at_default = std::fabs(interval_s - default_interval_s) < 1e-12;
+                    const double published_ms = published_for_magic("switchinterval").at("median_slice_ms").get<double>();
+                    const std::optional<double> figure = at_default ? std::make_optional(published_ms) : std::nullopt;
                     result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
                                                  s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
                                                  number_or_blank(figure)});

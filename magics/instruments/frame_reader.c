@@ -53,12 +53,12 @@ int gillab_read_frame(uintptr_t thread_state, gillab_frame_place* out)
     _PyInterpreterFrame copy;
     if (!copy_from(frame, &copy, offsetof(_PyInterpreterFrame, stacktop))) return -1;
     const uintptr_t code = (uintptr_t)copy.f_code;
-    /* The header up to the bytecode: type, size and the identifying fields. */
-    unsigned char header[offsetof(PyCodeObject, co_code_adaptive)];
-    if (!aligned(code) || !copy_from(code, header, sizeof header)) return -1;
-    const PyCodeObject* co = (const PyCodeObject*)header;
-    if ((uintptr_t)Py_TYPE(co) != code_type) return -1;
-    const Py_ssize_t units = Py_SIZE(co);
+    /* The header up to the bytecode (type, size and the identifying fields) into a whole
+       struct, so every field read lies inside the object the compiler sees. */
+    PyCodeObject co;
+    if (!aligned(code) || !copy_from(code, &co, offsetof(PyCodeObject, co_code_adaptive))) return -1;
+    if ((uintptr_t)Py_TYPE(&co) != code_type) return -1;
+    const Py_ssize_t units = Py_SIZE(&co);
     if (units <= 0 || units > max_code_units) return -1;
     const uintptr_t first = code + offsetof(PyCodeObject, co_code_adaptive);
     const uintptr_t at = (uintptr_t)copy.prev_instr;
@@ -67,10 +67,10 @@ int gillab_read_frame(uintptr_t thread_state, gillab_frame_place* out)
     _Py_CODEUNIT unit = 0;
     if (!copy_from(at, &unit, sizeof unit)) return -1;
     out->code = code;
-    out->identity.filename = (uintptr_t)co->co_filename;
-    out->identity.qualname = (uintptr_t)co->co_qualname;
-    out->identity.linetable = (uintptr_t)co->co_linetable;
-    out->identity.first_line = co->co_firstlineno;
+    out->identity.filename = (uintptr_t)co.co_filename;
+    out->identity.qualname = (uintptr_t)co.co_qualname;
+    out->identity.linetable = (uintptr_t)co.co_linetable;
+    out->identity.first_line = co.co_firstlineno;
     out->identity.code_units = units;
     out->instruction = (int32_t)((at - first) / sizeof(_Py_CODEUNIT));
     out->opcode = (uint8_t)_Py_OPCODE(unit);

@@ -9,6 +9,6 @@
 
 namespace gillab
 {
-    // Call with the GIL held; an unknown magic is Python's KeyError.
-    nlohmann::json published_for_magic(const std::string& magic);
+    // Call with the GIL held (the first call per magic reads it); an unknown magic is Python's KeyError.
+    const nlohmann::json& published_for_magic(const std::string& magic);
 }

@@ -37,10 +37,11 @@ import time
 from concurrent import futures
 
 try:
-    from . import process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
+    from . import peak_rss, process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
     from .python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
 except ImportError:
-    import process_tree  # from this folder, in a child (child.py)
+    import peak_rss  # from this folder, in a child (child.py)
+    import process_tree
     import start_method as start_methods
     from python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
 
@@ -316,12 +317,13 @@ def _run_text(r, request):
 
 def measure(request, progress=None, tools=None):
     """request: folder, module, configs [{mode, workers, workers_spec, jobs, base_jobs}], repeats,
-    warmup, budget_s, start_method, startup_included, weak_scaling; from the kernel to a child
+    warmup, budget_s, start_method, startup_included, weak_scaling, memory; from the kernel to a child
     also total, each config's number in the whole plan and reference, the kernel's sequential
     results. tools: the kernel's native ones (threads, watchdog, RunOverBudget, in_fresh_interpreter),
     which also means the kernel has imported the cell already; None in a child. Returns per
     configuration the measured runs' wall and CPU seconds, whether it was stopped at --budget or
-    skipped, and whether its results matched sequential's (None: nothing to compare with)."""
+    skipped, whether its results matched sequential's (None: nothing to compare with) and, with
+    `memory`, its peak memory in a fresh interpreter; and the start method the pools used."""
     in_kernel = tools is not None
     if not in_kernel:
         tools = PYTHON_TOOLS
@@ -371,12 +373,29 @@ def measure(request, progress=None, tools=None):
                 if r >= request["warmup"]:
                     figures["walls"].append(run["wall_s"])
                     figures["cpus"].append(run["cpu_s"])
-    return {"configs": measured, "start_method": start_methods.current(),
+        start_method = start_methods.current()
+    if request.get("memory"):
+        _peak_memory(request, measured, progress, total)
+    return {"configs": measured, "start_method": start_method,
             "ctypes_budget": in_kernel or set_async_exc is not None}
 
 
 def _figures(skipped=False):
     return {"walls": [], "cpus": [], "over_budget": False, "skipped": skipped, "results_match": None}
+
+
+def _peak_memory(request, measured, progress, total):
+    """Each configuration run once more in a fresh interpreter (peak_rss.py), so neither this
+    process's own memory nor earlier runs hide its peak. A run stopped at --budget still gets
+    one: the plain pool there may be quicker (10,000 one-per-job threads)."""
+    for index, (config, figures) in enumerate(zip(request["configs"], measured)):
+        if figures["skipped"]:
+            continue
+        if progress:
+            progress(status_line(config, "peak memory in a fresh process", index, total))
+        timeout_s = request["budget_s"] + (5.0 if figures["over_budget"] else 30.0)
+        figures["memory"] = peak_rss.measure_once(request["folder"], request["module"], config,
+                                                  request.get("start_method"), timeout_s)
 
 
 def _pools_in_fresh_interpreter(tools, request, index, reference, stopped, progress):
@@ -387,7 +406,7 @@ def _pools_in_fresh_interpreter(tools, request, index, reference, stopped, progr
     end = index
     while end < len(configs) and configs[end]["mode"] == "processes":
         end += 1
-    part = dict(request, configs=[dict(c, number=n) for n, c in enumerate(configs[index:end], index)],
+    part = dict(request, memory=False, configs=[dict(c, number=n) for n, c in enumerate(configs[index:end], index)],
                 total=request.get("total", len(configs)), reference=_pickled(reference))
     answer = tools.in_fresh_interpreter(part, progress or (lambda status: None))
     for config, figures in zip(configs[index:end], answer["configs"]):

@@ -121,6 +121,25 @@ def test_the_kernel_hands_consecutive_pool_runs_to_a_fresh_interpreter_with_its_
     assert statuses[-1] == "processes x 2 workers, 8 jobs, run 2/2 (configuration 5 of 5)"
 
 
+def test_with_memory_each_configuration_gets_its_peak_from_a_fresh_interpreter_after_its_runs(cell):
+    task_gilbench.import_cell(cell["folder"], cell["module"])
+    parts, statuses = [], []
+    answer = task_gilbench.measure(request(cell, [("sequential", 1, 4), ("processes", 2, 4)], memory=True),
+                                   statuses.append, fresh_interpreter_tools(parts))
+    assert [part["memory"] for part in parts] == [False]  # the pools' own process measures no memory
+    for figures in answer["configs"]:
+        assert figures["memory"]["peak_rss_bytes"] > 1_000_000, figures["memory"]
+    assert answer["configs"][1]["memory"]["largest_child_rss_bytes"] > 1_000_000
+    assert statuses[-2:] == ["sequential x 1 worker, 4 jobs, peak memory in a fresh process (configuration 1 of 2)",
+                             "processes x 2 workers, 4 jobs, peak memory in a fresh process (configuration 2 of 2)"]
+    assert answer["start_method"] in ("fork", "forkserver", "spawn")
+
+
+def test_without_memory_no_configuration_runs_again(cell):
+    answer = task_gilbench.measure(request(cell, [("sequential", 1, 4)]))
+    assert "memory" not in answer["configs"][0]
+
+
 def test_pool_results_that_differ_from_the_kernels_sequential_ones_are_reported(cell):
     module = task_gilbench.import_cell(cell["folder"], cell["module"])
     module.job = module.pid  # the kernel's pid in sequential, a worker's in the pool

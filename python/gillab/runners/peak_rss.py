@@ -1,12 +1,13 @@
 """Peak memory of one %%gilbench configuration, measured in a fresh interpreter.
 
-The magic calls run_in_fresh_interpreter(), which runs this file as
-`PYTHON peak_rss.py FOLDER MODULE MODE WORKERS JOBS START_METHOD`: it imports the
-cell's module from FOLDER, runs its jobs once the way MODE does (a plain
-ThreadPoolExecutor / ProcessPoolExecutor / asyncio.gather with a semaphore, as a
-student would write it), and prints one JSON line with this process's peak
-resident set (VmHWM) and, for processes, the largest worker's. As a script it
-runs under any CPython 3.8+ that --python names.
+task_gilbench.py calls measure_once() after a configuration's timed runs, in the kernel and in a
+child interpreter alike: it runs this file under the same interpreter (sys.executable, inside the
+child's sandbox when there is one) as
+`PYTHON peak_rss.py FOLDER MODULE MODE WORKERS JOBS START_METHOD`, which imports the cell's
+module from FOLDER, runs its jobs once the way MODE does (a plain ThreadPoolExecutor /
+ProcessPoolExecutor / asyncio.gather with a semaphore, as a student would write it), and prints
+one JSON line with its peak resident set (VmHWM) and, for processes, the largest worker's.
+Standard library only, CPython 3.8+.
 """
 
 import asyncio
@@ -19,22 +20,21 @@ import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 
-def run_in_fresh_interpreter(executable, folder, module_name, mode, workers, jobs, start_method, timeout):
-    """(figures, "") or (None, why there are none). `executable`: empty for this interpreter.
-    subprocess.run kills the child on any exception, KeyboardInterrupt included."""
-    import _gillab  # in the kernel only: how --python starts `executable` (bubblewrap for Debian unstable's)
-    here = os.path.dirname(os.path.abspath(__file__))
-    command = [*_gillab.interpreter_command(executable or sys.executable, [folder, here]), os.path.abspath(__file__),
-               folder, module_name, mode, str(workers), str(jobs), start_method]
+def measure_once(folder, module_name, config, start_method, timeout):
+    """{peak_rss_bytes, largest_child_rss_bytes} of one run of `config` (mode, workers, jobs),
+    or {problem: why there is no figure}. subprocess.run kills the run on any exception,
+    KeyboardInterrupt included."""
+    command = [sys.executable, os.path.abspath(__file__), folder, module_name, config["mode"],
+               str(config["workers"]), str(config["jobs"]), start_method or ""]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return None, "memory run over --budget"
+        return {"problem": "memory run over --budget"}
     lines = done.stdout.strip().splitlines()
     if done.returncode == 0 and lines:
-        return json.loads(lines[-1]), ""
+        return json.loads(lines[-1])
     tail = (done.stderr.strip().splitlines() or ["exit code %d" % done.returncode])[-1]
-    return None, "memory run failed: " + tail
+    return {"problem": "memory run failed: " + tail}
 
 
 def peak_rss_bytes():
