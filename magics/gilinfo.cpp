@@ -71,8 +71,8 @@ namespace gillab
         {
             if (call.args.has("interpreters")) return list_interpreters();
 
-            // gillab/concurrency_facts.py: the same names as the result's fields.
-            const nl::json facts = py::module_::import("gillab.concurrency_facts").attr("facts")();
+            // gillab/magics/concurrency_facts.py: the same names as the result's fields.
+            const nl::json facts = py::module_::import("gillab.magics.concurrency_facts").attr("facts")();
             const std::string version = facts["python_version"];
             const bool free_threaded_build = facts["free_threaded_build"];
             const bool gil_enabled = facts["gil_enabled"];

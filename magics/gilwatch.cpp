@@ -36,7 +36,7 @@ namespace gillab
         constexpr std::size_t max_data_segments = 20000;
 
         const char* free_lane = "(nobody: GIL free)";
-        // gillab.cell_runner.compile_cell's file name for the cell of %%gilwatch.
+        // gillab.magics.cell_runner.compile_cell's file name for the cell of %%gilwatch.
         const char* watched_cell_filename = "<%%gilwatch cell>";
         const char* unattributed_lane = "(unattributed)";
 
@@ -70,7 +70,7 @@ namespace gillab
 
         gil_watch_record watch_cell(const std::string& cell, py::dict user_ns, double period_s, bool blame)
         {
-            py::module_ runner = py::module_::import("gillab.cell_runner");
+            py::module_ runner = py::module_::import("gillab.magics.cell_runner");
             py::object code;
             try
             {

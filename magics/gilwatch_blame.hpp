@@ -2,7 +2,7 @@
 // and lines it waited behind (time and share of its wait, ranked), and the
 // timeline's turns labelled with the line each holder spent them at. Added to
 // the result watch_result builds; lines are named as the student reads them
-// (gillab.code_places).
+// (gillab.magics.code_places).
 #pragma once
 
 #include <string>

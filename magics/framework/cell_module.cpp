@@ -10,7 +10,7 @@ namespace gillab
     {
         py::module_ cell_modules()
         {
-            return py::module_::import("gillab.cell_modules");
+            return py::module_::import("gillab.magics.cell_modules");
         }
     }
 

@@ -17,7 +17,7 @@ namespace gillab
 
         py::module_ kernel_state()
         {
-            return py::module_::import("gillab.kernel_state");
+            return py::module_::import("gillab.magics.kernel_state");
         }
 
         py::module_ process_tree()

@@ -1,7 +1,7 @@
 // What a magic leaves as it found it. A magic runs student code as its jobs;
 // what those change of the kernel outside their own objects (the switch
 // interval, processes left running, the interpreter state listed in
-// gillab/kernel_state.py) is put back when the magic ends: on success, on
+// gillab/magics/kernel_state.py) is put back when the magic ends: on success, on
 // error and on interrupt. Python threads a job left running are named in the
 // notes; those still running code are stopped (SystemExit, which ends a
 // thread silently), those waiting without using a CPU stay, since an idle
@@ -40,7 +40,7 @@ namespace gillab
         // For a magic whose purpose is to change the interpreter state across
         // cells (%gilwatch start installs its thread-start hook, stop removes
         // it): the innermost running magic keeps the state of
-        // gillab/kernel_state.py that it finds at its end.
+        // gillab/magics/kernel_state.py that it finds at its end.
         static void keep_interpreter_state();
 
     private:

@@ -31,7 +31,7 @@ namespace gillab
         }
         py::dict watched("filename"_a = cell.filename, "source"_a = cell.source,
                          "drops_leading_blank_lines"_a = cell.drops_leading_blank_lines);
-        py::list described = py::module_::import("gillab.code_places").attr("describe")(places, watched);
+        py::list described = py::module_::import("gillab.magics.code_places").attr("describe")(places, watched);
         std::vector<place_view> views;
         for (py::handle d : described)
         {

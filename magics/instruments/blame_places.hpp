@@ -1,6 +1,6 @@
 // The places a watch's sampler saw (holder_frames.hpp) named for people:
 // decoded to lines from the copied line tables (code_positions.hpp), then
-// described by gillab.code_places ("cell line 4", "In [3] line 2", a file's
+// described by gillab.magics.code_places ("cell line 4", "In [3] line 2", a file's
 // line, its text, the C call it is in). Shared by %%gilwatch's and
 // %%heartbeat's blame. GIL held.
 #pragma once

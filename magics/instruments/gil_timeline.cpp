@@ -51,7 +51,7 @@ namespace gillab
     {
         const auto capacity = static_cast<long long>(window_s * stamps_per_second) + 1000;
         // The stamping threads are Python on purpose: they must hold the GIL to stamp.
-        py::tuple recorded = py::module_::import("gillab.gil_timeline_recorder").attr("record")(window_s, capacity);
+        py::tuple recorded = py::module_::import("gillab.magics.gil_timeline_recorder").attr("record")(window_s, capacity);
         const auto opened = recorded[0].cast<std::int64_t>();
         py::list per_thread = recorded[1];
         auto ms = [opened](std::int64_t t) { return (t - opened) * 1e-6; };

@@ -1,5 +1,5 @@
 // The chart model as plain data, for the renderer that lives in Python
-// (gillab/charts.py draws the PNG from it with matplotlib).
+// (gillab/magics/charts.py draws the PNG from it with matplotlib).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -19,7 +19,7 @@ namespace gillab
         py::object charts;
         try
         {
-            charts = py::module_::import("gillab.charts");
+            charts = py::module_::import("gillab.magics.charts");
         }
         catch (py::error_already_set& e)
         {

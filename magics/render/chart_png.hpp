@@ -1,4 +1,4 @@
-// A chart as a PNG image, drawn by matplotlib (gillab/charts.py) from the
+// A chart as a PNG image, drawn by matplotlib (gillab/magics/charts.py) from the
 // chart model: real fonts, anti-aliasing, twice the display size for HiDPI.
 #pragma once
 

@@ -4,8 +4,8 @@ Importing the package imports nothing else, so each part loads only what it serv
 gillab.kernel (the kernel's Python half: its start, shell changes, debugger), gillab.extension
 (the native magics introduced to IPython), gillab.runners (the measuring loops, the same in the
 kernel and in child interpreters, and the process-tree walk the grader uses too),
-gillab.course (the lectures' helpers and published figures), and the magics' Python helpers
-beside them.
+gillab.course (the lectures' helpers and published figures), gillab.magics (the native magics'
+Python helpers, in the kernel only) and gillab.preset_jobs (%%gilbench --preset's jobs).
 """
 
 __all__ = ["load_ipython_extension", "Result"]

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-# tableau10's first two colours (gillab/charts.py and Vega-Lite's default scheme)
+# tableau10's first two colours (gillab/magics/charts.py and Vega-Lite's default scheme)
 BLUE = (0x4C, 0x78, 0xA8)
 ORANGE = (0xF5, 0x85, 0x18)
 

@@ -1,4 +1,4 @@
-"""Every magic's chart as a PNG drawn by matplotlib (gillab/charts.py through
+"""Every magic's chart as a PNG drawn by matplotlib (gillab/magics/charts.py through
 render/chart_png.cpp), over the protocol: a real image at twice its display
 size, anti-aliased, in each chart kind the magics use; and the tables'
 numbers as a reader expects them (separators, significant digits, plurals)."""

@@ -1,6 +1,6 @@
 """What a magic's jobs change is put back after the magic; what a plain cell
 changes stays (over the protocol). The switch interval, the child processes a
-job leaves, and the interpreter state of gillab/kernel_state.py; never a line
+job leaves, and the interpreter state of gillab/magics/kernel_state.py; never a line
 on stderr."""
 
 import pytest

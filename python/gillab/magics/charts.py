@@ -231,7 +231,7 @@ def render_png(model):
     Returns (png_bytes, display_width, display_height)."""
     draw = _DRAW.get(model.get("kind"))
     if draw is None:
-        raise ValueError(f"gillab.charts: no PNG renderer for chart kind {model.get('kind')!r}; "
+        raise ValueError(f"gillab.magics.charts: no PNG renderer for chart kind {model.get('kind')!r}; "
                          f"known: {', '.join(_DRAW)}")
     width, height = display_size(model)
     # matplotlib warns on stderr when a layout cannot fit (constrained layout on a

@@ -1,4 +1,4 @@
-"""gillab.code_places names the places blame found as a student reads them: lines of the watched
+"""gillab.magics.code_places names the places blame found as a student reads them: lines of the watched
 cell counted with the %%magic line as 1 (IPython's dropped leading blank lines put back, a plain
 compile's kept), a call instruction named by its callee, an operator by its instruction, files by
 name and line, and places without a line said so."""
@@ -6,7 +6,7 @@ name and line, and places without a line said so."""
 import dis
 import threading
 
-from gillab import code_places
+from gillab.magics import code_places
 
 CELL_FILE = "<%%gilwatch cell>"
 

@@ -5,9 +5,9 @@ multiprocessing start methods."""
 import multiprocessing
 import os
 
-from .runners import start_method
-from .runners.cores import usable_cores
-from .runners.interpreter import describe
+from ..runners import start_method
+from ..runners.cores import usable_cores
+from ..runners.interpreter import describe
 
 
 def default_thread_pool_workers():

@@ -1,4 +1,4 @@
-"""gillab.charts on its own: each chart kind's model drawn as a PNG of twice
+"""gillab.magics.charts on its own: each chart kind's model drawn as a PNG of twice
 its display size, and a kind it does not know refused by name."""
 
 import io
@@ -6,7 +6,7 @@ import io
 import pytest
 from PIL import Image
 
-from gillab import charts
+from gillab.magics import charts
 
 BARS = {"kind": "grouped_bars", "title": "t", "x_title": "workers", "y_title": "s", "categories": ["1", "2"],
         "series": [{"name": "threads", "x": [0, 1], "y": [0.5, 0.25], "labels": ["0.5", "0.25"]}],

@@ -2,7 +2,7 @@ import multiprocessing
 import os
 import sys
 
-from gillab import concurrency_facts
+from gillab.magics import concurrency_facts
 
 
 def test_the_facts_describe_this_interpreter_and_leave_the_start_method_unset():

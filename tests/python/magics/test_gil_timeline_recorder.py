@@ -1,6 +1,6 @@
 import sys
 
-from gillab import gil_timeline_recorder
+from gillab.magics import gil_timeline_recorder
 
 
 def test_two_threads_stamp_in_turns_for_the_window():
