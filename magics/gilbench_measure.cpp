@@ -19,7 +19,6 @@ namespace gillab
     namespace
     {
         using gilbench::configuration;
-        using gilbench::interpreter_rows;
         using gilbench::measured;
         using gilbench::options;
 
