@@ -1,8 +1,8 @@
 // Each magic's manual (the prose `%name?` shows above its options) is a text
 // file of its own, share/manuals/NAME.txt, installed in share/gillab/manuals:
-// written once, read here at run time, included in docs/magics.md
-// (tools/manuals-into-docs), and reachable by a translation without C++:
-// share/manuals/LANG/NAME.txt wins where the locale asks for LANG.
+// written once, read here when the magic is registered, included in
+// docs/magics.md (tools/manuals-into-docs), and translated paragraph by
+// paragraph by the gettext catalogs of share/locale (gillab.manuals).
 #pragma once
 
 #include <map>
@@ -10,8 +10,9 @@
 
 namespace gillab
 {
-    // The manual of `magic`, with each {KEY} of `fill` replaced by its text
-    // (lists the code owns: presets, loads). A missing file gives one line
-    // saying where it was looked for, never an exception: help must not fail.
+    // The manual of `magic` in the locale's language, with each {KEY} of `fill`
+    // replaced by its text (lists the code owns: presets, loads). A missing
+    // file gives one line saying where it was looked for, never an exception:
+    // help must not fail. Needs the GIL.
     std::string manual(const std::string& magic, const std::map<std::string, std::string>& fill = {});
 }
