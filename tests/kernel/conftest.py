@@ -56,16 +56,18 @@ class Execution:
 class Kernel:
     """One gillab kernel process and a blocking client."""
 
-    def __init__(self, cwd=None, log_path=None):
+    def __init__(self, cwd=None, log_path=None, env=None):
         """log_path: where the kernel's own terminal output (xeus's and the
-        sanitizers' reports) goes; inherited from the test run otherwise."""
+        sanitizers' reports) goes; inherited from the test run otherwise.
+        env: the kernel's whole environment (the test run's otherwise)."""
         self.log_path = log_path
         self.manager = jupyter_client.KernelManager(kernel_name="gillab")
+        options = {"cwd": cwd} if env is None else {"cwd": cwd, "env": env}
         if log_path:
             with open(log_path, "ab") as log:
-                self.manager.start_kernel(cwd=cwd, stdout=log, stderr=log)
+                self.manager.start_kernel(stdout=log, stderr=log, **options)
         else:
-            self.manager.start_kernel(cwd=cwd)
+            self.manager.start_kernel(**options)
         self.client = self.manager.client()
         self.client.start_channels()
         self.wait_for_ready()

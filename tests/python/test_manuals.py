@@ -1,28 +1,12 @@
 """gillab.manuals on its own: a manual is cut into its paragraphs, and each paragraph is
 translated by the catalog of the first language gettext's variables ask for, or stays English."""
 
-import subprocess
-
 import pytest
 
+from catalogs import LANGUAGE_VARIABLES, compile_catalog
 from gillab import manuals
 
 ENGLISH = "Measure the GIL.\n\n  %%magic   run the cell\n  %magic    once\n\nThe result object."
-LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-
-
-def catalog(localedir, language, translations):
-    """A catalog of `translations` (English paragraph -> text) for `language`, compiled by msgfmt."""
-    def quoted(text):
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-    entries = ['msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n']
-    entries += [f"msgid {quoted(english)}\nmsgstr {quoted(text)}\n" for english, text in translations.items()]
-    po = localedir / f"{language}.po"
-    po.write_text("\n".join(entries), encoding="utf-8")
-    folder = localedir / language / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    subprocess.run(["msgfmt", "--check", "-o", str(folder / f"{manuals.DOMAIN}.mo"), str(po)], check=True)
-    return localedir
 
 
 @pytest.fixture
@@ -34,7 +18,7 @@ def no_language(monkeypatch):
 
 @pytest.fixture
 def localedir(tmp_path):
-    return catalog(tmp_path, "ru", {"Measure the GIL.": "Измерить GIL.", "The result object.": "Объект результата."})
+    return compile_catalog(tmp_path, "ru", {"Measure the GIL.": "Измерить GIL.", "The result object.": "Объект результата."})
 
 
 def test_paragraphs_are_the_blank_line_separated_blocks_with_their_first_line():
