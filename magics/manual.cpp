@@ -28,7 +28,7 @@ namespace gillab
         if (!read_file(GILLAB_MANUAL_DIR "/" + magic + ".txt", english))
             return "(the manual of %" + magic + " is not installed: no " + magic + ".txt in " GILLAB_MANUAL_DIR ")";
         // Python's gettext, not glibc's: dgettext needs setlocale() in the kernel and the locale installed, and ignores LANGUAGE under C.
-        std::string text = py::module_::import("gillab.manuals").attr("translated")(english, GILLAB_LOCALE_DIR).cast<std::string>();
+        std::string text = py::module_::import("gillab.magics.manuals").attr("translated")(english, GILLAB_LOCALE_DIR).cast<std::string>();
         for (const auto& [key, value] : fill)
         {
             const std::string placeholder = "{" + key + "}";

@@ -2,7 +2,7 @@
 // file of its own, share/manuals/NAME.txt, installed in share/gillab/manuals:
 // written once, read here when the magic is registered, included in
 // docs/magics.md (tools/manuals-into-docs), and translated paragraph by
-// paragraph by the gettext catalogs of share/locale (gillab.manuals).
+// paragraph by the gettext catalogs of share/locale (gillab.magics.manuals).
 #pragma once
 
 #include <map>

@@ -1,5 +1,5 @@
 """A tiny gettext catalog of the manuals' domain, compiled by msgfmt at test time, for the tests
-of the translated manuals (tests/python/test_manuals.py, tests/kernel/test_manuals.py)."""
+of the translated manuals (tests/python/magics/test_manuals.py, tests/kernel/test_manuals.py)."""
 
 import subprocess
 

@@ -1,10 +1,10 @@
-"""gillab.manuals on its own: a manual is cut into its paragraphs, and each paragraph is
+"""gillab.magics.manuals on its own: a manual is cut into its paragraphs, and each paragraph is
 translated by the catalog of the first language gettext's variables ask for, or stays English."""
 
 import pytest
 
 from catalogs import LANGUAGE_VARIABLES, compile_catalog
-from gillab import manuals
+from gillab.magics import manuals
 
 ENGLISH = "Measure the GIL.\n\n  %%magic   run the cell\n  %magic    once\n\nThe result object."
 
