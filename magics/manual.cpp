@@ -20,15 +20,24 @@ namespace gillab
             text = content.str();
             return true;
         }
+
+        std::string translated_manual(const std::string& magic)
+        {
+            std::string english;
+            if (!read_file(GILLAB_MANUAL_DIR "/" + magic + ".txt", english))
+                return "(the manual of %" + magic + " is not installed: no " + magic + ".txt in " GILLAB_MANUAL_DIR ")";
+            // Python's gettext, not glibc's: dgettext needs setlocale() in the kernel and the locale installed, and ignores LANGUAGE under C.
+            return py::module_::import("gillab.magics.manuals").attr("translated")(english, GILLAB_LOCALE_DIR).cast<std::string>();
+        }
     }
 
     std::string manual(const std::string& magic, const std::map<std::string, std::string>& fill)
     {
-        std::string english;
-        if (!read_file(GILLAB_MANUAL_DIR "/" + magic + ".txt", english))
-            return "(the manual of %" + magic + " is not installed: no " + magic + ".txt in " GILLAB_MANUAL_DIR ")";
-        // Python's gettext, not glibc's: dgettext needs setlocale() in the kernel and the locale installed, and ignores LANGUAGE under C.
-        std::string text = py::module_::import("gillab.magics.manuals").attr("translated")(english, GILLAB_LOCALE_DIR).cast<std::string>();
+        // Once per magic and kernel (the GIL guards the map): %%gilbench builds its parser on every call.
+        static std::map<std::string, std::string> read;
+        auto found = read.find(magic);
+        if (found == read.end()) found = read.emplace(magic, translated_manual(magic)).first;
+        std::string text = found->second;
         for (const auto& [key, value] : fill)
         {
             const std::string placeholder = "{" + key + "}";
