@@ -502,8 +502,7 @@ namespace gillab
                                          "double turn (over 1.5x the interval) is a hand-over that did not happen.");
             result.table.notes.push_back("the strips come from each thread's own stamps (a pause ends a bar); max overlap "
                                          "is the longest time both threads' bars overlapped: 0 while a GIL serialises them.");
-            result.table.notes.push_back("published: median turn 5.127 ms at 5 ms with one 10.3 ms double turn "
-                                         "(Russian GIL article, CPython 3.13.7, Linux x86_64, 2 cores).");
+            result.table.notes.push_back(published_for_magic("switchinterval").at("timeline_note").get<std::string>());
             result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
             result.chart = chart;
             result.data = {{"mode", "timeline"}, {"duration_s", o.duration_s}, {"timelines", timelines},

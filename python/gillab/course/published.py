@@ -112,6 +112,8 @@ def _switchinterval():
         "long_c_note": (f"published (long C call): a big-int multiply made the time.sleep(0) probe {long_c['median_ratio']}x "
                         f"later at the median and {long_c['worst_over_interval']}x the {long_c['interval_ms']} ms interval "
                         f"({long_c['worst_ms']:.0f} ms) at worst, interval unchanged (CPython 3.13.7, Linux x86_64, 2 cores)."),
+        "timeline_note": (f"published: median turn {owner['median_ms']:g} ms at 5 ms with one {owner['longest_ms']:g} ms "
+                          "double turn (Russian GIL article, CPython 3.13.7, Linux x86_64, 2 cores)."),
     }
 
 

@@ -44,6 +44,7 @@ def test_for_magic_builds_what_each_magic_shows_from_the_figures_file():
     dial = published.for_magic("switchinterval")
     assert {"probe": "yield", "interval_s": 0.0005, "median_ms": 0.717} in dial["medians"]
     assert "6.52 / 1.52 / 0.52 ms late at 5 / 1 / 0.2 ms" in dial["sleep_note"] and dial["median_slice_ms"] == 5.127
+    assert dial["timeline_note"].startswith("published: median turn 5.127 ms at 5 ms with one 10.3 ms double turn")
     assert "510.1 ms, 5 ticks" in published.for_magic("heartbeat")["note"]
     race = published.for_magic("race")
     assert "1,492,419 / 2,606,045 / 2,137,778" in race["note"] and race["data"]["got_with_call_3_11"] == 2616204
