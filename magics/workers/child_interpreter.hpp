@@ -5,6 +5,10 @@
 // into another interpreter, so a magic that accepts --python keeps its
 // measuring loop in a runner task that both the kernel and the child run.
 //
+// Started natively (posix_spawn and poll), not by the runner through subprocess: the wait holds no
+// GIL and ends at the kernel's interrupt at once (workers/interruptible), progress lines come back as
+// they arrive, and the child's own output goes through the kernel's native capture like any other.
+//
 // How a magic plugs in: framework/runner.hpp (run_task and for_each_interpreter
 // run a task here or in a child alike; see docs/magics.md).
 #pragma once
