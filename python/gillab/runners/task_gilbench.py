@@ -373,10 +373,9 @@ def measure(request, progress=None, tools=None):
                 if r >= request["warmup"]:
                     figures["walls"].append(run["wall_s"])
                     figures["cpus"].append(run["cpu_s"])
-        start_method = start_methods.current()
     if request.get("memory"):
         _peak_memory(request, measured, progress, total)
-    return {"configs": measured, "start_method": start_method,
+    return {"configs": measured, "start_method": start_methods.current(),
             "ctypes_budget": in_kernel or set_async_exc is not None}
 
 
