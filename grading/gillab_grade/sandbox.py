@@ -20,8 +20,10 @@
 in a private folder, and its processes are found and killed afterwards.
 """
 
+import json
 import os
 import resource
+import selectors
 import signal
 import stat
 import subprocess
@@ -118,20 +120,84 @@ def _limit_arguments(limits):
     return args + ["--"]
 
 
-# Runs inside: the private copy onto the tmpfs, then the kernel under its limits. SIGXFSZ
-# ignored, as CPython itself does: a write past the file-size limit fails with EFBIG instead
-# of killing the kernel.
-_ENTRY = f'tar -xf {ARCHIVE} -C {WORK} && rm {ARCHIVE} && cd "$1" && shift && trap "" XFSZ && exec "$@"'
+# Runs inside: waits for the grader's "go" on fd $1 (see _Handshake), then the private copy
+# onto the tmpfs, then the kernel under its limits. SIGXFSZ ignored, as CPython itself does: a
+# write past the file-size limit fails with EFBIG instead of killing the kernel.
+_ENTRY = (f'read -r go <&"$1" && [ "$go" = go ] && tar -xf {ARCHIVE} -C {WORK} && rm {ARCHIVE} && '
+          'cd "$2" && shift 2 && trap "" XFSZ && exec "$@"')
+_GO = b"go\n"
 
 
-def bwrap_arguments(archive_fd, connection_fd, read_only, limits):
+class _Handshake:
+    """Ties a sandbox's life to its grader's with no gap. bwrap's launcher binds itself to die
+    with its parent (--die-with-parent) only after it has made the sandbox, and writes --info-fd
+    just after: a grader dying before that would leave the sandbox running. So the kernel starts
+    only on the grader's "go", sent once the info has arrived; a grader dead sooner closes the
+    pipe, the sandbox reads end-of-file instead and exits. Use it as a context: what is still
+    open at its end is closed."""
+
+    def __enter__(self):
+        self._info, self.info_fd = os.pipe()  # bwrap writes to info_fd
+        self.go_fd, self._go = os.pipe()  # the sandbox reads go_fd
+        self._open = {self._info, self.info_fd, self.go_fd, self._go}
+        return self
+
+    def __exit__(self, *_):
+        for fd in self._open:
+            os.close(fd)
+        self._open.clear()
+
+    def sandbox_fds(self):
+        return (self.info_fd, self.go_fd)
+
+    def go(self, timeout):
+        """After the launch: the sandbox's first process (from bwrap's info), the kernel let
+        start. None when bwrap ended without saying (its log says why)."""
+        self._close(self.info_fd, self.go_fd)
+        child = _child_pid(self._info, timeout)
+        try:
+            if child is not None:
+                os.write(self._go, _GO)
+        except BrokenPipeError:
+            child = None
+        self._close(self._info, self._go)
+        return child
+
+    def _close(self, *fds):
+        for fd in fds:
+            os.close(fd)
+            self._open.discard(fd)
+
+
+def _child_pid(fd, timeout):
+    """The "child-pid" of bwrap's --info-fd JSON, read as soon as it is whole; None if bwrap
+    closes the pipe or stays silent first."""
+    deadline, data = time.monotonic() + timeout, b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while selector.select(max(0.0, deadline - time.monotonic())):
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                return None
+            data += chunk
+            try:
+                return int(json.loads(data)["child-pid"])
+            except ValueError:
+                continue  # not whole yet
+            except (KeyError, TypeError):
+                return None
+    return None
+
+
+def bwrap_arguments(archive_fd, connection_fd, info_fd, read_only, limits):
     """bwrap's options (before the command) for a sandbox that unpacks the tar
     archive read from archive_fd, reads its connection file from
-    connection_fd and also sees the host paths read_only. The files come in
-    as data, not as mounts: a root grader's private folder stays closed to the
-    sandbox's user."""
+    connection_fd, writes its info to info_fd and also sees the host paths
+    read_only. The files come in as data, not as mounts: a root grader's
+    private folder stays closed to the sandbox's user."""
     size = str(limits.disk_bytes)
     args = [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+            "--info-fd", str(info_fd),
             "--hostname", "gillab-sandbox",
             # jupyter_client's parent pid means nothing in a PID namespace, where the parent is PID 1:
             # ipykernel would take that for its parent's death.
@@ -155,6 +221,13 @@ def bwrap_arguments(archive_fd, connection_fd, read_only, limits):
     return args + ["--chdir", INSIDE, "--remount-ro", "/dev", "--remount-ro", "/"]
 
 
+def _sandbox_command(uid, files, handshake, read_only, limits, cwd, argv):
+    """argv in a sandbox as user uid, started in cwd: (a root grader's drop to uid,) bwrap, the
+    entry, the limits. files: the archive's and the connection file's descriptors."""
+    return _run_as(uid) + bwrap_arguments(*files, handshake.info_fd, read_only, limits) + \
+        ["/bin/sh", "-c", _ENTRY, "sh", str(handshake.go_fd), cwd] + _limit_arguments(limits) + argv
+
+
 def _run_as(uid):
     """The prefix that drops a root grader to `uid` before bwrap starts."""
     if uid == os.geteuid():
@@ -167,18 +240,20 @@ def probe(limits):
     if not os.path.exists(BWRAP):
         return "bwrap is not installed (Debian package bubblewrap)"
     try:
-        with tempfile.TemporaryFile() as archive, tempfile.TemporaryFile() as connection:
+        with tempfile.TemporaryFile() as archive, tempfile.TemporaryFile() as connection, _Handshake() as handshake:
             tarfile.open(fileobj=archive, mode="w").close()
             archive.seek(0)
-            fds = (archive.fileno(), connection.fileno())
-            command = _run_as(_sandbox_uid()) + bwrap_arguments(*fds, [], limits) + \
-                ["/bin/sh", "-c", _ENTRY, "sh", WORK] + _limit_arguments(limits) + ["/bin/true"]
-            done = subprocess.run(command, pass_fds=fds, cwd="/", stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=30)
+            files = (archive.fileno(), connection.fileno())
+            command = _sandbox_command(_sandbox_uid(), files, handshake, [], limits, WORK, ["/bin/true"])
+            with subprocess.Popen(command, pass_fds=files + handshake.sandbox_fds(), cwd="/",
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True) as done:
+                handshake.go(timeout=30)
+                _, stderr = done.communicate(timeout=30)
     except (OSError, subprocess.SubprocessError) as error:
         return f"bwrap could not run: {error}"
     if done.returncode != 0:
-        lines = done.stderr.strip().splitlines()
+        lines = stderr.strip().splitlines()
         return lines[-1] if lines else f"bwrap exited with status {done.returncode}"
     return None
 
@@ -276,7 +351,7 @@ class Bubblewrap:
         self.log = os.path.join(private, KERNEL_LOG)  # always: start_error reads bwrap's last words
         self.session = None
         self.init = None  # the sandbox's first process (PID 1 inside)
-        self._fds = None
+        self._files = self._handshake = None  # while it starts
 
     # -- the command
     def _installation(self, manager, argv):
@@ -298,8 +373,7 @@ class Bubblewrap:
     def command(self, manager, argv):
         kernel = [CONNECTION_FILE if a == manager.connection_file else a for a in argv]
         read_only = self.read_only + self._installation(manager, argv)
-        return _run_as(self.uid) + bwrap_arguments(*self._fds, read_only, self.limits) + \
-            ["/bin/sh", "-c", _ENTRY, "sh", self.cwd] + _limit_arguments(self.limits) + kernel
+        return _sandbox_command(self.uid, self._files, self._handshake, read_only, self.limits, self.cwd, kernel)
 
     def _archive(self):
         """The private copy as a tar archive in an unnamed file, rewound."""
@@ -318,33 +392,19 @@ class Bubblewrap:
         manager.connection_file = os.path.join(self.private, f"kernel-{os.urandom(8).hex()}.json")
         manager.write_connection_file()  # now, so that it can be handed in as data
         with self._archive() as archive, open(manager.connection_file, "rb") as connection, \
-                open(self.log, "ab") as log:
-            self._fds = (archive.fileno(), connection.fileno())
+                open(self.log, "ab") as log, _Handshake() as self._handshake:
+            self._files = (archive.fileno(), connection.fileno())
             with processes.launch_lock:
                 manager.start_kernel(cwd="/", env=dict(self.env), stdout=subprocess.DEVNULL, stderr=log,
-                                     pass_fds=self._fds)
+                                     pass_fds=self._files + self._handshake.sandbox_fds())
                 self.session = manager.provisioner.process.pid
                 processes.kernel_started(self.session)
-        self.init = self._first_process(manager)
+            # None: it ended at once, and wait_for_ready reports why.
+            self.init = self._handshake.go(timeout=10.0) or self.session
         client = manager.blocking_client()
         # The same sockets, seen from outside the sandbox's mount namespace.
         client.ip = f"/proc/{self.init}/root{RUN}/kernel"
         return manager, client
-
-    def _first_process(self, manager, wait=10.0):
-        deadline = time.monotonic() + wait
-        outer = psutil.Process(self.session)
-        while time.monotonic() < deadline:
-            try:
-                children = outer.children()
-            except psutil.Error:
-                break
-            if children:
-                return children[0].pid
-            if manager.provisioner.process.poll() is not None:
-                break
-            time.sleep(0.005)
-        return self.session  # it ended at once: wait_for_ready reports why
 
     def start_error(self):
         """bwrap's last words, when the kernel never answered."""
