@@ -32,7 +32,7 @@ APT_PACKAGES := \
 	python3-distributed python3-dask \
 	python3-matplotlib python3-pil python3-numpy python3-pandas \
 	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
-	chromium clang libclang-rt-14-dev valgrind bubblewrap debootstrap libcli11-dev gettext
+	chromium clang libclang-rt-14-dev valgrind bubblewrap debootstrap libcli11-dev gettext python3-babel
 
 .PHONY: all deps build free-threaded-python sid-pythons lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 

@@ -24,7 +24,7 @@ def tree(root, files):
 
 def entries(root):
     """The template's entries after its header, each as the text between blank lines."""
-    return (root / POT).read_text(encoding="utf-8").split("\n\n")[1:]
+    return (root / POT).read_text(encoding="utf-8").rstrip("\n").split("\n\n")[1:]
 
 
 def test_each_paragraph_is_one_message_with_its_file_and_line(tmp_path):
@@ -33,7 +33,7 @@ def test_each_paragraph_is_one_message_with_its_file_and_line(tmp_path):
     assert run.returncode == 0 and run.stderr == "", run.stderr
     assert entries(root) == ['#: share/manuals/a.txt:1\nmsgid "Say \\"hi\\"."\nmsgstr ""',
                              '#: share/manuals/a.txt:3\nmsgid ""\n"  %a   one\\n"\n"  %a x two"\nmsgstr ""',
-                             '#: share/manuals/b.txt:1\nmsgid "Only b."\nmsgstr ""\n']
+                             '#: share/manuals/b.txt:1\nmsgid "Only b."\nmsgstr ""']
 
 
 def test_a_paragraph_in_two_manuals_is_one_message_naming_both(tmp_path):
@@ -53,6 +53,15 @@ def test_a_translation_that_loses_a_filled_key_is_refused_by_msgfmt(tmp_path):
         po.write_text(f'{header}\n\n#, python-brace-format\nmsgid "Loads:{{loads}}"\nmsgstr "{text}"\n', encoding="utf-8")
         check = subprocess.run(["msgfmt", "--check", "-o", os.devnull, str(po)], capture_output=True, text=True)
         assert (check.returncode == 0) == accepted, (text, check.stderr)
+
+
+def test_remaking_an_unchanged_template_leaves_it_as_it_was_date_included(tmp_path):
+    root = tree(tmp_path, {"a.txt": "One.\n"})
+    run_tool(root)
+    first = (root / POT).read_bytes()
+    assert b"POT-Creation-Date: " in first
+    run_tool(root)
+    assert (root / POT).read_bytes() == first
 
 
 def test_check_fails_naming_the_tool_until_the_template_is_remade(tmp_path):
