@@ -129,7 +129,7 @@ namespace gillab
                 {
                     for (long long n : o.jobs)
                     {
-                        const long long w = resolve_workers(spec, mode, n, o.cores.at("cores").get<long long>());
+                        const long long w = resolve_workers(spec, mode, n, o.core_count());
                         const long long cap = mode == "processes" ? max_process_workers : max_workers;
                         if (w > cap)
                         {

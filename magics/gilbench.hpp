@@ -39,6 +39,7 @@ namespace gillab
             double budget_s;
             bool memory;
             nl::json cores;  // instruments/cores' answer, read once: the plan and the notes use it
+            long long core_count() const { return cores.at("cores").get<long long>(); }
             const gilbench_preset* preset = nullptr;
             bool preset_job = false;  // the cell was empty: the preset's own job runs
             std::vector<measurement_target> targets;  // --python (the kernel alone by default)

@@ -24,11 +24,6 @@ namespace gillab
         using gilbench::measured;
         using gilbench::options;
 
-        long long cores_of(const options& o)
-        {
-            return o.cores.at("cores").get<long long>();
-        }
-
         std::optional<published_row> published_for(const preset_figures& figures, const configuration& c)
         {
             for (const published_row& p : figures.rows)
@@ -54,7 +49,7 @@ namespace gillab
             if (o.preset->cpu_bound && sequential_wall > 0 && c.mode != "sequential")
             {
                 const double work = sequential_wall * static_cast<double>(c.jobs) / static_cast<double>(c.base_jobs);
-                return work / static_cast<double>(std::min(parallel, cores_of(o)));
+                return work / static_cast<double>(std::min(parallel, o.core_count()));
             }
             return std::nullopt;
         }
@@ -264,14 +259,14 @@ namespace gillab
             jobs_text = o.jobs.size() == 1 ? count_text(o.jobs.front(), "job") : jobs_text + " jobs";
             return "gilbench" + (o.preset ? " --preset " + o.preset->name : std::string()) + ": " + jobs_text +
                    (o.weak_scaling ? " per worker" : "") + ", median of " + count_text(o.repeats, "run") + ", " +
-                   count_text(cores_of(o), "CPU");
+                   count_text(o.core_count(), "CPU");
         }
 
         std::vector<std::string> notes(const std::vector<interpreter_rows>& blocks, const options& o,
                                        const preset_figures& figures, const shown_columns& shown,
                                        const std::vector<std::string>& differing, bool over_budget)
         {
-            const long long cpus = cores_of(o);
+            const long long cpus = o.core_count();
             std::vector<std::string> out;
             out.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "core") +
                           " usable (set by " + o.cores.at("why").get<std::string>() +
@@ -364,7 +359,7 @@ namespace gillab
                        {"mismatches", differing},
                        {"over_budget", over_budget},
                        {"budget_s", o.budget_s},
-                       {"cpu_count", cores_of(o)},
+                       {"cpu_count", o.core_count()},
                        {"cores_limited_by", o.cores.at("limited_by")},
                        {"cores_why", o.cores.at("why")},
                        {"preset", o.preset ? nl::json(o.preset->name) : nl::json(nullptr)},
