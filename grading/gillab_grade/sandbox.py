@@ -120,10 +120,11 @@ def _limit_arguments(limits):
     return args + ["--"]
 
 
-# Runs inside: waits for the grader's "go" on fd $1 (see _Handshake), then the private copy
+# Runs inside (bash: dash's redirections take one-digit descriptors only): waits for the
+# grader's "go" on descriptor $1 (see _Handshake), then the private copy
 # onto the tmpfs, then the kernel under its limits. SIGXFSZ ignored, as CPython itself does: a
 # write past the file-size limit fails with EFBIG instead of killing the kernel.
-_ENTRY = (f'read -r go <&"$1" && [ "$go" = go ] && tar -xf {ARCHIVE} -C {WORK} && rm {ARCHIVE} && '
+_ENTRY = (f'read -r -u "$1" go && [ "$go" = go ] && tar -xf {ARCHIVE} -C {WORK} && rm {ARCHIVE} && '
           'cd "$2" && shift 2 && trap "" XFSZ && exec "$@"')
 _GO = b"go\n"
 
@@ -225,7 +226,7 @@ def _sandbox_command(uid, files, handshake, read_only, limits, cwd, argv):
     """argv in a sandbox as user uid, started in cwd: (a root grader's drop to uid,) bwrap, the
     entry, the limits. files: the archive's and the connection file's descriptors."""
     return _run_as(uid) + bwrap_arguments(*files, handshake.info_fd, read_only, limits) + \
-        ["/bin/sh", "-c", _ENTRY, "sh", str(handshake.go_fd), cwd] + _limit_arguments(limits) + argv
+        ["/bin/bash", "-c", _ENTRY, "bash", str(handshake.go_fd), cwd] + _limit_arguments(limits) + argv
 
 
 def _run_as(uid):

@@ -16,7 +16,8 @@ from test_grading import PREFIX, processes_under
 sys.path.insert(0, os.path.join(PREFIX, "lib", "gillab", "python"))
 from gillab_grade import limits, processes, sandbox  # noqa: E402
 
-pytestmark = pytest.mark.skipif(sandbox.probe(limits.Limits()) is not None, reason="no bubblewrap sandbox here")
+WHY_NOT = sandbox.probe(limits.Limits())
+pytestmark = pytest.mark.skipif(WHY_NOT is not None, reason=f"no bubblewrap sandbox here: {WHY_NOT}")
 
 # A grader that launches one sandboxed kernel and is killed at the worst moment: bwrap has been
 # started, but its launcher may not yet be bound to die with its parent.
