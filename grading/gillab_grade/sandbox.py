@@ -149,7 +149,9 @@ class _Handshake:
         self._open.clear()
 
     def sandbox_fds(self):
-        return (self.info_fd, self.go_fd)
+        # The info's read end goes in too: a launcher whose grader died before it wrote would
+        # otherwise die of SIGPIPE there, leaving its sandbox's first process waiting for it forever.
+        return (self._info, self.info_fd, self.go_fd)
 
     def go(self, timeout):
         """After the launch: the sandbox's first process (from bwrap's info), the kernel let
