@@ -48,6 +48,17 @@ def states_until_restarted(server, channels, dead_pid, timeout=120):
     return states
 
 
+def server_state_once_settled(server, kernel_id, timeout=30):
+    """The server's execution_state for the kernel once it has left "starting": the server learns
+    the restarted kernel's state from its IOPub status messages, which may trail the first reply."""
+    deadline = time.monotonic() + timeout
+    state = server.api(f"api/kernels/{kernel_id}")["execution_state"]
+    while state == "starting" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        state = server.api(f"api/kernels/{kernel_id}")["execution_state"]
+    return state
+
+
 @pytest.mark.parametrize("how", sorted(KILLERS))
 def test_a_cell_that_kills_the_kernel_is_reported_restarted_and_the_next_cell_runs(server, how):
     kernel = server.api("api/kernels", method="POST", body={"name": "gillab"})
@@ -71,7 +82,7 @@ def test_a_cell_that_kills_the_kernel_is_reported_restarted_and_the_next_cell_ru
         assert results == ["(False, 2)"], "the next cell runs in a fresh kernel"
         new_pid = server.kernel_pid(kernel["id"])
         assert new_pid and new_pid != dead_pid
-        assert server.api(f"api/kernels/{kernel['id']}")["execution_state"] in ("idle", "busy")
+        assert server_state_once_settled(server, kernel["id"]) in ("idle", "busy")
     finally:
         channels.close()
         server.api(f"api/kernels/{kernel['id']}", method="DELETE")
