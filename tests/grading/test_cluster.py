@@ -10,12 +10,11 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import nbformat
 import pytest
 
-from test_grading import PREFIX, REPO, SOURCE, Listeners, processes_under, run_command, submissions
+from test_grading import PREFIX, REPO, SOURCE, Listeners, processes_left_under, processes_under, run_command, submissions
 
 pytest.importorskip("distributed", reason="Debian's python3-distributed is not installed (make deps)")
 sys.path.insert(0, os.path.join(REPO, "tests", "support"))
@@ -147,7 +146,4 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(workspac
     assert sorted(g["student"] for g in grades) == sorted(expected_scores())
     assert {g["student"]: (g["score"], g["manual_pending"], g["status"]) for g in grades} == expected_scores()
     # The killed worker's nanny starts a replacement, which the cluster's stop ends a moment later.
-    deadline = time.monotonic() + 20
-    while processes_under(folder) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert processes_under(folder) == []
+    assert processes_left_under(folder, 20) == []

@@ -77,6 +77,15 @@ def processes_under(tmpdir):
     return found
 
 
+def processes_left_under(tmpdir, seconds):
+    """processes_under(tmpdir) once it is empty, or as it is after `seconds`: what is killed
+    goes within moments, not at once."""
+    deadline = time.monotonic() + seconds
+    while processes_under(tmpdir) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return processes_under(tmpdir)
+
+
 def marked_process_under(tmpdir):
     """Whether the stuck cell's marked child is running for this grader (processes come and go
     while they are read)."""

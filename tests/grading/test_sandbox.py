@@ -7,11 +7,10 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
-from test_grading import PREFIX, processes_under
+from test_grading import PREFIX, processes_left_under
 
 sys.path.insert(0, os.path.join(PREFIX, "lib", "gillab", "python"))
 from gillab_grade import limits, processes, sandbox  # noqa: E402
@@ -35,20 +34,13 @@ def environment():
                 JUPYTER_PATH=os.path.join(PREFIX, "share", "jupyter"))
 
 
-def wait_for_nothing_under(folder, seconds):
-    deadline = time.monotonic() + seconds
-    while processes_under(folder) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    return processes_under(folder)
-
-
 def test_a_grader_killed_while_its_sandbox_starts_leaves_nothing_running():
     private = tempfile.mkdtemp(prefix="gillab-sandbox-test-")
     try:
         grader = subprocess.run([sys.executable, "-c", DIES_WHILE_STARTING, private], env=environment(),
                                 capture_output=True, text=True, timeout=60)
         assert grader.returncode == -signal.SIGKILL, grader.stderr
-        assert wait_for_nothing_under(private, 10) == []
+        assert processes_left_under(private, 10) == []
     finally:
         subprocess.run(["rm", "-rf", private])
 
@@ -66,6 +58,6 @@ def test_a_started_sandbox_names_its_first_process_and_ends_with_its_kernel(monk
         assert os.path.exists(f"/proc/{host.init}/root{sandbox.RUN}")
         client.stop_channels()
         host.stop(manager)
-        assert wait_for_nothing_under(private, 10) == []
+        assert processes_left_under(private, 10) == []
     finally:
         subprocess.run(["rm", "-rf", private])
