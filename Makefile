@@ -1,10 +1,14 @@
 # gillab: two commands on a fresh Debian 12 machine (root, apt reachable).
-#   make lab    install what is missing, build, serve the course in JupyterLab on 127.0.0.1
-#   make test   the same set-up, then the whole suite
-#   make free-threaded-python   CPython 3.13 with and without the GIL, built once per machine
-#               into $(GILLAB_CACHE)/cpython-3.13 (part of lab and test; about 10 minutes the first time)
-#   make sid-pythons   Debian unstable's CPython 3.14 and 3.15 in a minimal unstable root, made once per
-#               machine into $(GILLAB_CACHE)/debian-sid (part of lab and test; about a minute the first time)
+#   make lab    provision the machine, build, serve the course in JupyterLab on 127.0.0.1
+#   make test   provision the machine, build, then the whole suite (what CI runs)
+# While working (any user, once the machine is provisioned):
+#   make build  the kernel and the package into build/prefix (incremental)
+#   make check  what to run before every commit: lint, the C++ units, the Python suite and the kernel's
+#               smoke suite, in about 5 minutes after an incremental build (docs/development.md)
+#   make lint   clang-format, flake8, shellcheck and the function-length limit alone
+# tools/provision installs what the machine needs (apt packages, CPython 3.13 and 3.13t built
+# once per machine into $(GILLAB_CACHE)/cpython-3.13, Debian unstable's 3.14 and 3.15 into
+# $(GILLAB_CACHE)/debian-sid); it is the only step that needs root, and a no-op the second time.
 # The Lab front end (lab/) is built with npm (node 18+ on PATH); everything else comes from apt.
 # Everything runs with Debian's /usr/bin/python3, never pyenv's python3.
 
@@ -21,20 +25,7 @@ PYTEST      := $(PYTHON) -m pytest -o cache_dir=$(CURDIR)/$(BUILD_DIR)/pytest-ca
 CLEAN_PATH  := $(shell echo "$$PATH" | tr ':' '\n' | grep -v pyenv | paste -sd:)
 RUN_ENV     := env PATH="$(CLEAN_PATH)" JUPYTER_PATH="$(JUPYTER_DIR)" PYTHONNOUSERSITE=1 GILLAB_CACHE="$(GILLAB_CACHE)"
 
-APT_PACKAGES := \
-	build-essential cmake pkg-config \
-	xeus-dev libxeus6 xeus-python-dev libxeus-python0 python3-xeus-python-shell \
-	xtl-dev nlohmann-json3-dev cppzmq-dev libzmq3-dev pybind11-dev pybind11-json-dev \
-	python3-dev uuid-dev libssl-dev zlib1g-dev libgtest-dev python3-debugpy \
-	xz-utils libffi-dev libbz2-dev liblzma-dev libsqlite3-dev libreadline-dev \
-	python3-ipython python3-ipykernel python3-jupyter-client python3-jupyter-kernel-test \
-	python3-nbclient python3-nbformat jupyter-nbconvert python3-pytest python3-psutil python3-pytest-random-order \
-	python3-distributed python3-dask \
-	python3-matplotlib python3-pil python3-numpy python3-pandas \
-	jupyter-notebook python3-jupyter-server python3-jupyterlab-server jupyterhub python3-websocket jupyter-client \
-	chromium clang libclang-rt-14-dev valgrind bubblewrap debootstrap libcli11-dev gettext python3-babel
-
-.PHONY: all deps build free-threaded-python sid-pythons lab-app lab classic test unit-test python-test kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
+.PHONY: all provision free-threaded-python sid-pythons build check lint lab-app lab classic test unit-test python-test kernel-check kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -47,32 +38,23 @@ LAB_SOURCES   := lab/package.json lab/rspack.config.js lab/copy-assets.js $(wild
 
 all: build
 
-# Installs only what is missing, so a ready machine pays nothing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
-		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		apt-get -o DPkg::Lock::Timeout=600 update -q && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends $$missing; \
-	fi
+# Installs only what is missing, so a ready machine pays nothing; needs root only when something is.
+provision:
+	GILLAB_CACHE="$(GILLAB_CACHE)" tools/provision
 
-build: deps
+# Provisioning's two interpreter steps alone (root; each a no-op once done). A failure (no archive)
+# stops nothing: what needs the interpreter skips, naming the target.
+free-threaded-python:
+	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-free-threaded-python
+
+sid-pythons:
+	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-sid-pythons
+
+build:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DPython_EXECUTABLE=$(PYTHON) >/dev/null
 	cmake --build $(BUILD_DIR) -j2
 	cmake --install $(BUILD_DIR) >/dev/null
 	@echo "gillab installed under $(PREFIX) (kernelspec: $(JUPYTER_DIR)/kernels/gillab)"
-
-# Debian 13's python3.13 source, built --disable-gil and default; a no-op once the cache holds both.
-# A failed build (no network) or one in progress elsewhere does not stop lab or test: what needs
-# it says it is missing and skips.
-free-threaded-python: deps
-	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-free-threaded-python --no-wait
-
-# Debian unstable's binary python3.14 / python3.15 in their own root (run under bubblewrap); a
-# no-op once made. Failing (no network) or in progress elsewhere, it stops nothing: their tests skip.
-sid-pythons: deps
-	-GILLAB_CACHE="$(GILLAB_CACHE)" tools/build-sid-pythons --no-wait
 
 unit-test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure
@@ -81,8 +63,13 @@ unit-test: build
 python-test: build
 	$(RUN_ENV) $(PYTEST) tests/python -q -rs
 
-kernel-test: build free-threaded-python sid-pythons
-	$(RUN_ENV) $(PYTEST) tests/kernel -q -rs
+# The kernel's smoke suite (make check): tests marked `check` (conformance, each magic once with a
+# usage error and an interrupt, a lecture cell of each kind); kernel-test runs the rest.
+kernel-check: build
+	$(RUN_ENV) $(PYTEST) tests/kernel -q -rs -m check
+
+kernel-test: build
+	$(RUN_ENV) $(PYTEST) tests/kernel -q -rs -m "not check"
 
 client-test: build services-client lab-app
 	$(RUN_ENV) $(PYTEST) tests/clients -q -rs --random-order
@@ -91,7 +78,15 @@ client-test: build services-client lab-app
 grading-test: build
 	$(RUN_ENV) $(PYTEST) tests/grading -q -rs
 
-test: unit-test python-test kernel-test client-test grading-test fuzz-test soak-test
+# What a developer runs before every commit; any user, once the machine is provisioned.
+check: lint build unit-test python-test kernel-check
+
+# clang-format, flake8, shellcheck and the function-length limit over every tracked file (tools/lint).
+lint:
+	$(PYTHON) tools/lint
+
+# CI: provisioning first (the only root step), then check and everything check leaves out.
+test: provision check kernel-test client-test grading-test fuzz-test soak-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \
@@ -112,7 +107,7 @@ lab-app: $(LAB_BUILT)
 
 # libFuzzer targets (clang, a build of their own): each runs FUZZ_SECONDS.
 FUZZ_SECONDS ?= 10
-fuzz-test: deps
+fuzz-test:
 	@if command -v clang++ >/dev/null; then \
 		CXX=clang++ cmake -S . -B build-fuzz -DGILLAB_FUZZ=ON -DGILLAB_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null && \
 		cmake --build build-fuzz -j2 && cd build-fuzz && ctest --output-on-failure; \
@@ -146,7 +141,7 @@ sanitize: build
 	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
-bench: build free-threaded-python sid-pythons
+bench: build
 	$(RUN_ENV) $(PYTHON) bench/kernel_latency
 	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
 	$(RUN_ENV) $(PYTHON) bench/gilbench_run_overhead
@@ -165,7 +160,7 @@ LOAD_KERNELS ?= 20
 load: build
 	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
-lab: build free-threaded-python sid-pythons lab-app
+lab: provision build lab-app
 ifeq ($(EXECUTE),1)
 	mkdir -p $(BUILD_DIR)/notebooks
 	for nb in notebooks/*.ipynb; do \

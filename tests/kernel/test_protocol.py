@@ -3,8 +3,11 @@
 import unittest
 
 import jupyter_kernel_test
+import pytest
 
 from conftest import JUPYTER_DIR  # noqa: F401  (sets JUPYTER_PATH)
+
+pytestmark = pytest.mark.check
 
 
 class GillabKernelTests(jupyter_kernel_test.KernelTests):

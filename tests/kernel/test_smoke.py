@@ -2,8 +2,11 @@
 %gilinfo, a tiny %%gilbench, an interrupt, a shutdown on request. In the
 sanitizer build (make sanitize) the log must hold no ASan or UBSan report."""
 
+import pytest
 
 from conftest import Kernel
+
+pytestmark = pytest.mark.check
 
 SANITIZER_REPORTS = ("ERROR: AddressSanitizer", "runtime error:", "ERROR: LeakSanitizer", "SUMMARY: ")
 
