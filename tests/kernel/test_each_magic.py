@@ -12,7 +12,7 @@ RUNS = {
     "gilinfo": ("%gilinfo", "switch interval"),
     "gilbench": ("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1\n"
                  "def job(i):\n    return i * i\n", "gilbench"),
-    "race": ("%%race --threads 2 --iterations 1000 --repeats 1\ncounter = 0\ncounter += 1\n", "lost"),
+    "race": ("%%race --threads 2 --iterations 1000 --runs 1\ncounter = 0\ncounter += 1\n", "lost"),
     "switchinterval": ("%switchinterval --sweep 1ms --duration 0.2", "1 ms"),
     "heartbeat": ("%%heartbeat\nimport time\ntime.sleep(0.05)\n", "gap"),
     "gilwatch": ("%%gilwatch\nsum(range(100_000))\n", "GIL"),
@@ -31,8 +31,8 @@ BAD_OPTIONS = {
 LONG_RUNS = {
     "gilbench": "%%gilbench --modes threads --workers 2 --jobs 2 --repeats 1\nimport time\n"
                 "def job(i):\n    time.sleep(100)\n",
-    "race": "%%race --threads 2 --iterations 100000000 --repeats 1\ncounter = 0\ncounter += 1\n",
-    "switchinterval": "%switchinterval --sweep 5ms,1ms --duration 100",
+    "race": "%%race --threads 2 --iterations 100000000 --runs 1\ncounter = 0\ncounter += 1\n",
+    "switchinterval": "%switchinterval --sweep 5ms,1ms --duration 30",
     "heartbeat": "%%heartbeat\nimport time\ntime.sleep(100)\n",
     "gilwatch": "%%gilwatch\nimport time\ntime.sleep(100)\n",
 }
