@@ -74,7 +74,6 @@ def gilbench(kernel, mode, body, options="--workers 2 --jobs 4 --repeats 1 --war
     return kernel.execute(f"%%gilbench --modes {mode} {options}\n{body}", timeout=timeout)
 
 
-
 def assert_clean_death_and_restart(kernel, execution_thread_result):
     """The client sees the kernel die; a restart gives a working kernel."""
     old_pid = kernel.pid

@@ -21,7 +21,8 @@ def test_gilinfo_interpreters_lists_the_kernels_python_and_what_each_is(kernel):
     mine = [entry for entry in found if entry["kernel"]]
     assert len(mine) == 1 and mine[0]["version"].startswith("3.11") and mine[0]["gil_enabled"] is True
     for entry in found:
-        assert "error" in entry or {"version", "free_threaded_build", "gil_enabled", "gil_enabled_with_python_gil_1"} <= set(entry)
+        described = {"version", "free_threaded_build", "gil_enabled", "gil_enabled_with_python_gil_1"}
+        assert "error" in entry or described <= set(entry)
     assert len({os.path.realpath(entry["executable"]) for entry in found}) == len(found)
     assert "found in" in result.value()
 

@@ -10,10 +10,10 @@ INTERRUPT_BUDGET_S = 2.0
 CASES = {
     "busy_loop": "while True: pass",
     "sleep": "import time; time.sleep(100)",
-    "thread_join": "import threading, time\nt = threading.Thread(target=time.sleep, args=(100,), daemon=True)\nt.start(); t.join()",
+    "thread_join": ("import threading, time\nt = threading.Thread(target=time.sleep, args=(100,), daemon=True)\n"
+                    "t.start(); t.join()"),
     "await_sleep": "import asyncio\nawait asyncio.sleep(100)",
 }
-
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -36,7 +36,8 @@ def test_print_from_child_processes(kernel, method):
         "import multiprocessing, os, sys, tempfile, importlib\n"
         "_d = tempfile.mkdtemp()\n"
         "open(os.path.join(_d, 'childjob.py'), 'w').write(\n"
-        "    'import sys\\ndef job(i):\\n    print(f\"child-{i}\")\\n    print(f\"childerr-{i}\", file=sys.stderr)\\n    return i\\n')\n"
+        "    'import sys\\ndef job(i):\\n    print(f\"child-{i}\")\\n'\n"
+        "    '    print(f\"childerr-{i}\", file=sys.stderr)\\n    return i\\n')\n"
         "sys.path.insert(0, _d); import childjob; importlib.reload(childjob)\n"
         f"ctx = multiprocessing.get_context('{method}')\n"
         "with ctx.Pool(2) as pool:\n"
@@ -113,15 +114,15 @@ def test_threads_printing_across_300_cells(fresh_kernel):
         assert k.shell_reply(msg_id, timeout=30)["content"]["status"] == "ok"
 
     run_collecting("import threading, itertools\n"
-         "stop = threading.Event()\n"
-         "counts = [0] * 8\n"
-         "def chatter(n):\n"
-         "    for i in itertools.count():\n"
-         "        if stop.is_set(): break\n"
-         "        print(f'T{n}-{i}')\n"
-         "        counts[n] = i + 1\n"
-         "chatters = [threading.Thread(target=chatter, args=(n,)) for n in range(8)]\n"
-         "for t in chatters: t.start()\n")
+                   "stop = threading.Event()\n"
+                   "counts = [0] * 8\n"
+                   "def chatter(n):\n"
+                   "    for i in itertools.count():\n"
+                   "        if stop.is_set(): break\n"
+                   "        print(f'T{n}-{i}')\n"
+                   "        counts[n] = i + 1\n"
+                   "chatters = [threading.Thread(target=chatter, args=(n,)) for n in range(8)]\n"
+                   "for t in chatters: t.start()\n")
     for cell in range(300):
         run_collecting(f"x = {cell} * 2")
     run_collecting("stop.set()\nfor t in chatters: t.join()\nprint('counts', counts)")

@@ -253,8 +253,8 @@ class JupyterServer:
         self.base = temp_base(f"gillab-{kind}-")
         self.root = os.path.join(self.base, "notebooks")
         self.env = jupyter_env(self.base, **(env or {}))
-        for folder in (self.root, *(self.env[k] for k in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
-                                                           "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"))):
+        settings = ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
+        for folder in (self.root, *(self.env[k] for k in settings)):
             os.makedirs(folder, exist_ok=True)
         port, self.token = free_port(), f"gillab-test-{uuid.uuid4().hex[:12]}"
         self.url = f"http://127.0.0.1:{port}/"

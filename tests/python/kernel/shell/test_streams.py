@@ -2,7 +2,6 @@ import subprocess
 import sys
 
 
-
 def test_streams_write_through_to_fds_1_and_2_line_by_line_without_failing_on_bad_text(package_dir):
     code = ("from gillab.kernel.shell import streams; streams.install(); import os, sys\n"
             "print('one'); os.write(1, b'two\\n'); print('caf\\u00e9', '\\udcff'); print('err', file=sys.stderr)\n")
