@@ -11,7 +11,10 @@ One concern per module:
   scoring          nbgrader's scoring rules
   gradebook        grades as CSV, JSON and a text table
   feedback         per-student feedback pages
-  autograde        the batch: a private folder and kernel per submission
+  grade_one        one unit of grading: a private folder and kernel per submission
+  local            the executor on this machine: a pool of threads, one kernel each
+  cluster          the executor on a Dask cluster's workers (--scheduler)
+  autograde        the batch: which notebooks, graded by an executor, and what it writes
   collect          submissions copied from students' home folders
   check            a folder of instructor notebooks validated and executed both ways
   cli              the gillab-grade command

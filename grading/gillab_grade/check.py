@@ -32,8 +32,9 @@ class NotebookCheck:
         return "\n".join([text] + [f"  {p}" for p in self.problems])
 
 
-def check(notebook_dir, options, allow_free_points=False):
-    """Returns (list of NotebookCheck, list of MetadataError)."""
+def check(notebook_dir, options, executor, allow_free_points=False):
+    """Returns (list of NotebookCheck, list of MetadataError); the notebooks run with executor
+    (local.Local) and options (grade_one.Options)."""
     notebooks = release.find_notebooks(notebook_dir)
     errors = []
     for rel in notebooks:
@@ -48,7 +49,7 @@ def check(notebook_dir, options, allow_free_points=False):
                 path = os.path.join(submissions, who, rel)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 nbformat.write(version, path)
-        grades = autograde.grade_batch(submissions, notebook_dir, out, options)
+        grades = autograde.grade_batch(submissions, notebook_dir, out, options, executor)
         by_key = {(g.student, g.notebook): g for g in grades}
         results = []
         for rel in notebooks:

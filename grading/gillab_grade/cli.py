@@ -2,14 +2,15 @@
 
 import argparse
 import os
-import pwd
 import signal
 import sys
 
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
-from . import autograde, check, collect, processes, release, sandbox
+from . import autograde, check, collect, gradebook, processes, release
+from .grade_one import Options
 from .limits import MIB, Limits
+from .local import Local
 
 
 def _positive(kind):
@@ -55,19 +56,15 @@ def _add_run_options(parser):
                              f"in memory (default: {defaults.disk_bytes // MIB})")
 
 
-def _sandbox_mode(choice, limits, scheduler=""):
-    """bubblewrap or off (on every worker of `scheduler`'s cluster, if given); says loudly, in one
-    line, when submissions will run unconfined."""
-    user = _user_name() if not scheduler else "the Dask workers' user"
+def _sandbox_mode(choice, limits, executor):
+    """bubblewrap or off (where executor grades: here, or on every worker of its cluster); says
+    loudly, in one line, when submissions will run unconfined."""
+    user = executor.who
     if choice == "off":
         print(f"gillab-grade: WARNING: --sandbox off: submissions run unconfined as {user}, with the network "
               "and every file that user can read in reach", file=sys.stderr, flush=True)
         return "off"
-    if scheduler:
-        from . import cluster  # Dask only for a cluster run
-        why = cluster.probe_workers(scheduler, limits)
-    else:
-        why = sandbox.probe(limits)
+    why = executor.probe(limits)
     if why is None:
         return "bubblewrap"
     if choice == "on":
@@ -77,23 +74,23 @@ def _sandbox_mode(choice, limits, scheduler=""):
     return "off"
 
 
-def _user_name():
-    try:
-        return pwd.getpwuid(os.geteuid()).pw_name
-    except KeyError:
-        return f"uid {os.geteuid()}"
+def _executor(args):
+    """Where the notebooks are graded: a Dask cluster (--scheduler), or this machine's kernels."""
+    scheduler = getattr(args, "scheduler", "")
+    if scheduler:
+        from .cluster import Cluster  # Dask only for a cluster run
+        return Cluster(scheduler)
+    return Local(args.jobs or _usable_cores())
 
 
-def _options(args):
+def _options(args, executor):
     limits = Limits(cell_timeout=args.timeout, notebook_timeout=args.notebook_timeout,
                     interrupt_grace=args.interrupt_grace,
                     max_output_bytes=args.max_output, memory_bytes=(args.memory_limit or 0) * MIB,
                     processes=args.process_limit, file_bytes=args.file_size_limit * MIB,
                     cpu_seconds=args.cpu_limit, disk_bytes=args.disk_limit * MIB)
-    scheduler = getattr(args, "scheduler", "")
-    return autograde.Options(kernel_name=args.kernel, limits=limits, jobs=args.jobs or _usable_cores(),
-                             sandbox=_sandbox_mode(args.sandbox, limits, scheduler), scheduler=scheduler,
-                             kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "")
+    return Options(kernel_name=args.kernel, limits=limits, sandbox=_sandbox_mode(args.sandbox, limits, executor),
+                   kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "")
 
 
 def _usable_cores():
@@ -185,8 +182,10 @@ def _run_autograde(args):
         print(f"graded {grade.student}/{grade.notebook}: {score:g}/{max_score:g} ({grade.status}, "
               f"{grade.seconds:.1f} s)", file=sys.stderr, flush=True)
 
-    grades = autograde.grade_batch(args.submissions_dir, args.source, args.out, _options(args), progress)
-    print(autograde.gradebook.text_table(grades))
+    with _executor(args) as executor:
+        grades = autograde.grade_batch(args.submissions_dir, args.source, args.out, _options(args, executor),
+                                       executor, progress)
+    print(gradebook.text_table(grades))
     print(f"\ngrades: {os.path.join(args.out, 'grades.csv')}, {os.path.join(args.out, 'grades.json')}; "
           f"feedback: {os.path.join(args.out, 'feedback')}")
     return 1 if any(g.status == "failed" for g in grades) else 0
@@ -195,7 +194,8 @@ def _run_autograde(args):
 def _run_check(args):
     _require_dir(args.notebook_dir, "notebook")
     _require_kernel(args.kernel)
-    results, errors = check.check(args.notebook_dir, _options(args), args.allow_free_points)
+    with _executor(args) as executor:
+        results, errors = check.check(args.notebook_dir, _options(args, executor), executor, args.allow_free_points)
     if errors:
         _print_errors(errors)
         return 1

@@ -4,10 +4,13 @@ This process (the client) decides and writes; the workers only run notebooks. A 
 cannot run (missing, unreadable) is graded here, as locally. Every other (student, notebook) goes
 to a worker as one task that carries the restored notebook, the student's files and the
 instructor's other files, so no file system is shared; the worker runs it in its own sandbox with
-this run's limits (autograde.run_gradable) and sends back the grade and the executed notebook.
+this run's limits (grade_one.run_gradable) and sends back the grade and the executed notebook.
 Only the client writes results, once per (student, notebook): when Dask runs a task again after
 losing its worker, nothing is counted twice. A task whose workers kept dying (Dask gives up after
 its allowed failures) gets a "failed" grade, and only that notebook does.
+
+One Client a run: `Cluster(address)` connects once, and the sandbox probe and the grading both go
+through it. The tasks carry Options (what one grading needs), never the scheduler's address.
 """
 
 import copy
@@ -18,15 +21,16 @@ import uuid
 import nbformat
 from distributed import Client, KilledWorker, as_completed
 
-from . import autograde, sandbox
+from . import sandbox
+from .grade_one import failed_grade, gradable, regular_files, remove_tree, run_gradable
 
 CONNECT_TIMEOUT_S = 30
 
 
 def pack(folder, skip_notebooks=False):
-    """{relative path: bytes} of the files a grading copies from folder (autograde.regular_files)."""
+    """{relative path: bytes} of the files a grading copies from folder (grade_one.regular_files)."""
     files = {}
-    for path, rel in autograde.regular_files(folder, skip_notebooks):
+    for path, rel in regular_files(folder, skip_notebooks):
         with open(path, "rb") as f:
             files[rel] = f.read()
     return files
@@ -51,30 +55,11 @@ def grade_shipped(student, notebook, nb_text, notes, student_files, source_files
         os.mkdir(source_dir)
         unpack(student_files, student_dir)
         unpack(source_files, source_dir)
-        grade, executed = autograde.run_gradable(student, notebook, nbformat.reads(nb_text, as_version=4), notes,
-                                                 student_dir, source_dir, options)
+        grade, executed = run_gradable(student, notebook, nbformat.reads(nb_text, as_version=4), notes,
+                                       student_dir, source_dir, options)
         return grade, nbformat.writes(executed)
     finally:
-        autograde.remove_tree(folder)
-
-
-def connect(address):
-    try:
-        return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
-    except OSError as error:
-        raise SystemExit(f"gillab-grade: no Dask scheduler answered at {address}: {error}") from None
-
-
-def probe_workers(address, limits):
-    """None when every worker of the cluster can make a sandbox; else why one cannot."""
-    with connect(address) as client:
-        answers = client.run(sandbox.probe, limits)
-    if not answers:
-        return f"the scheduler at {address} has no workers"
-    for worker, why in sorted(answers.items()):
-        if why is not None:
-            return f"worker {worker}: {why}"
-    return None
+        remove_tree(folder)
 
 
 def _submit(client, batch, student, rel, restored, student_dir, source_files, options):
@@ -92,19 +77,47 @@ def _result(future, student, rel, instructor, options):
         why = "every worker that ran it was lost (Dask gave up on it: KilledWorker)"
     except Exception as error:
         why = f"{type(error).__name__}: {error}"
-    return autograde.failed_grade(student, rel, instructor, why, options.sandbox), None
+    return failed_grade(student, rel, instructor, why, options.sandbox), None
 
 
-def grade_on_cluster(address, work, submissions_dir, source_dir, instructors, options, graded):
-    """Grades each (student, notebook) of work on the cluster's workers, calling graded(grade,
-    executed) here as each one ends; returns the grades in work's order."""
-    grades, batch = {}, uuid.uuid4().hex[:12]
-    source_files = pack(source_dir, skip_notebooks=True)
-    with connect(address) as client:
+class Cluster:
+    """The executor for --scheduler ADDRESS: one connection to the scheduler for the whole run."""
+
+    who = "the Dask workers' user"  # whom submissions run as when they run unconfined
+
+    def __init__(self, address):
+        self.address = address
+        try:
+            self.client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+        except OSError as error:
+            raise SystemExit(f"gillab-grade: no Dask scheduler answered at {address}: {error}") from None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.client.close()
+        return False
+
+    def probe(self, limits):
+        """None when every worker of the cluster can make a sandbox; else why one cannot."""
+        answers = self.client.run(sandbox.probe, limits)
+        if not answers:
+            return f"the scheduler at {self.address} has no workers"
+        for worker, why in sorted(answers.items()):
+            if why is not None:
+                return f"worker {worker}: {why}"
+        return None
+
+    def grade(self, work, submissions_dir, source_dir, instructors, options, graded):
+        """Grades each (student, notebook) of work on the cluster's workers, calling graded(grade,
+        executed) here as each one ends; returns the grades in work's order."""
+        client, grades, batch = self.client, {}, uuid.uuid4().hex[:12]
+        source_files = pack(source_dir, skip_notebooks=True)
         items = {}  # future's key: (student, notebook)
         for student, rel in work:
             student_dir = os.path.join(submissions_dir, student)
-            grade, restored = autograde.gradable(student, rel, student_dir, copy.deepcopy(instructors[rel]))
+            grade, restored = gradable(student, rel, student_dir, copy.deepcopy(instructors[rel]))
             if grade is not None:
                 grades[(student, rel)] = grade
                 graded(grade, None)
@@ -122,4 +135,4 @@ def grade_on_cluster(address, work, submissions_dir, source_dir, instructors, op
         except BaseException:
             client.cancel([future for _, future in items.values()])
             raise
-    return [grades[item] for item in work]
+        return [grades[item] for item in work]

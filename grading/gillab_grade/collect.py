@@ -10,7 +10,7 @@ import shutil
 import stat
 from dataclasses import dataclass, field
 
-from .autograde import MAX_FILE_BYTES
+from .grade_one import MAX_FILE_BYTES
 from .release import find_notebooks
 
 
