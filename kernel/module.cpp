@@ -12,8 +12,8 @@
 PYBIND11_MODULE(_gillab, m)
 {
     namespace py = pybind11;
-    m.doc() = "gillab's native core: the kernel, and magics whose timing, probe threads, "
-              "statistics and rendering are C++";
+    m.doc() = "gillab's native core: the kernel, and magics whose parsing, native instruments, "
+              "statistics and rendering are C++ (their timed loops are Python runners)";
     m.attr("version") = gillab::version;
     m.def("launch", &gillab::launch, py::arg("connection_file"),
           "Serve a Jupyter connection file as the gillab kernel until it is shut down; never returns.");

@@ -30,7 +30,8 @@ namespace gillab
 {
     void bind_magics(py::module_& m)
     {
-        m.doc() = "gillab's native magics: timing, probe threads, statistics and rendering in C++";
+        m.doc() = "gillab's native magics: parsing, native instruments, statistics and rendering in C++; "
+                  "the timed loops are Python runners handed those instruments";
         gillab::bind_result(m);
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
