@@ -256,7 +256,8 @@ class NotebookRunner:
             extra = error_output("TimeoutError", f"cell {index} exceeded {what}; interrupted")
             self.report.notes.append(f"cell {index} exceeded {what}; interrupted")
             if after != "idle":
-                restart_reason = f"the kernel did not recover from the interrupt in cell {index}; restarted for the remaining cells"
+                restart_reason = (f"the kernel did not recover from the interrupt in cell {index}; "
+                                  "restarted for the remaining cells")
         elif state == "died":
             code = self.manager.provisioner.process.poll() if self.manager.provisioner else None
             limit = limit_rules.exit_reason(code, self.limits, self._sandboxed)

@@ -101,4 +101,3 @@ def describe(limits, sandboxed):
         parts += [f"{limits.processes} processes", f"files {_mib(limits.file_bytes)}",
                   f"CPU {limits.cpu_seconds} s", f"folder and /tmp {_mib(limits.disk_bytes)} each"]
     return ", ".join(parts)
-

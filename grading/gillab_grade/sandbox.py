@@ -500,4 +500,3 @@ class Bubblewrap:
 
 def host_for(mode):
     return {"bubblewrap": Bubblewrap, "off": Unconfined}[mode]
-
