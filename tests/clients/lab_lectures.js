@@ -18,8 +18,11 @@ function cellTexts(page) {
 runInPage(job, 'lab-lectures', async (page, report) => {
   await page.goto(`${job.url}lab?token=${job.token}`);
   await page.waitForSelector('body[data-gillab-ready="true"]', { state: 'attached' });
+  // The file browser's side tab toggles it: open it only when it is not the current one.
+  const tab = page.locator('.lm-TabBar-tab[title^="File Browser"]');
+  if (!/lm-mod-current/.test((await tab.getAttribute('class')) || '')) await tab.click();
   const folder = page.locator('.jp-DirListing-item', { hasText: job.folder });
-  if (!(await folder.isVisible())) await page.locator('.lm-TabBar-tab[title^="File Browser"]').click();
+  await folder.waitFor();
   report.rootListing = await page.$$eval('.jp-DirListing-item .jp-DirListing-itemText', items =>
     items.map(i => i.textContent.trim()));
   await folder.dblclick();
