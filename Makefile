@@ -1,5 +1,6 @@
 # gillab: two commands on a fresh Debian 12 machine (root, apt reachable).
-#   make lab    provision the machine, build, serve the course in JupyterLab on 127.0.0.1
+#   make lab    provision the machine, build, serve the course in JupyterLab on 127.0.0.1: the student
+#               versions of the lectures, copied into $(LAB_DIR)/lectures (default ~/gillab/lectures)
 #   make test   provision the machine, build, then the whole suite (what CI runs)
 # While working (any user, once the machine is provisioned):
 #   make build  the kernel and the package into build/prefix (incremental)
@@ -19,6 +20,8 @@ JUPYTER_DIR := $(PREFIX)/share/jupyter
 PORT        ?= 8888
 GILLAB_CACHE ?= /var/cache/gillab
 EXECUTE     ?=
+# make lab's folder: the student's own; the Lab copies the released lectures into its lectures/.
+LAB_DIR     ?= $(HOME)/gillab
 # pytest's cache (which the random-order plugin needs) stays in the build folder.
 PYTEST      := $(PYTHON) -m pytest -o cache_dir=$(CURDIR)/$(BUILD_DIR)/pytest-cache
 # Kernels and servers get a PATH without pyenv's shims.
@@ -173,12 +176,12 @@ ifeq ($(EXECUTE),1)
 			"$(BUILD_DIR)/notebooks/$$(basename $$nb)" || exit 1; \
 	done
 else
-	mkdir -p notebooks
+	mkdir -p $(LAB_DIR)
 	$(RUN_ENV) $(PYTHON) lab/gillab_lab.py --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
-		--ServerApp.root_dir=notebooks
+		--ServerApp.root_dir=$(LAB_DIR)
 endif
 
-# The classic Notebook 6.4 on the same folder.
+# The classic Notebook 6.4 on the instructor versions in notebooks/ (no student copies).
 classic: build
 	mkdir -p notebooks
 	$(RUN_ENV) $(PYTHON) -m notebook --ip=127.0.0.1 --port=$(PORT) --no-browser --allow-root \
@@ -186,3 +189,28 @@ classic: build
 
 clean:
 	rm -rf $(BUILD_DIR) build-asan build-fuzz
+
+# --- deploy ---
+# make deb: build-deb/gillab_<version>_amd64.deb (CPack's DEB generator), everything installed
+# under /usr: the kernel, its kernelspec, gillab-grade, the Lab as a server extension, the lectures.
+# A build of its own beside build/ (the same depth, so ccache reuses build/'s objects).
+DEB_BUILD_DIR := build-deb
+.PHONY: deb deploy-test deb-clean
+deb: build lab-app
+	cmake -S . -B $(DEB_BUILD_DIR) -DCMAKE_INSTALL_PREFIX=/usr -DPython_EXECUTABLE=$(PYTHON) \
+		-DGILLAB_LAB_BUNDLE=$(CURDIR)/$(BUILD_DIR)/lab >/dev/null
+	cmake --build $(DEB_BUILD_DIR) -j2
+	cd $(DEB_BUILD_DIR) && cpack -G DEB >/dev/null
+	@ls -l $(DEB_BUILD_DIR)/gillab_*_amd64.deb
+
+# The package installed into a fresh minimal Debian 12 root (tools/build-debian-root, made once
+# per machine) and used there as a student would (tests/deploy).
+deploy-test: deb
+	$(RUN_ENV) $(PYTEST) tests/deploy/test_deb.py -q -rs
+
+test: deploy-test
+
+deb-clean:
+	rm -rf $(DEB_BUILD_DIR)
+
+clean: deb-clean

@@ -49,7 +49,8 @@ const extensions = [
   import('@jupyterlab/translation-extension'),
   import('@jupyterlab/ui-components-extension'),
   import('@jupyterlab/workspaces-extension'),
-  import('./debugger_ready.js')
+  import('./debugger_ready.js'),
+  import('./lectures.js')
 ];
 
 // Renderers of output and file types. A MIME type goes to the last renderer registered for it:
