@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <sys/prctl.h>
+
 #include <Python.h>
 
 #include "instruments/probe_thread.hpp"
@@ -86,59 +88,76 @@ namespace gillab
         }
     }
 
-    void gil_probe::run()
+    void gil_probe::record(const gil_sample& sample)
     {
-        become_probe_thread("gillab-probe");
+        const std::int64_t wait_ns = sample.acquired_ns - sample.asked_ns;
+        m_total_wait_ns.fetch_add(wait_ns, std::memory_order_relaxed);
+        m_total_hold_ns.fetch_add(sample.released_ns - sample.acquired_ns, std::memory_order_relaxed);
+        update_max(m_max_wait_ns, wait_ns);
+        m_histogram[bucket_of(wait_ns)].fetch_add(1, std::memory_order_relaxed);
+        m_acquisitions.fetch_add(1, std::memory_order_relaxed);
+        const std::size_t index = m_recorded.load(std::memory_order_relaxed);
+        if (index < m_samples.size())
+        {
+            m_samples[index] = sample;
+            m_recorded.store(index + 1, std::memory_order_release);
+        }
+    }
 
-        // One thread state for the probe's whole life: each later
-        // PyGILState_Ensure only takes the GIL, allocating nothing.
-        PyGILState_STATE outer = PyGILState_Ensure();
+    void gil_probe::run_periodic()
+    {
+        // Between wake-ups the probe holds no GIL: it asks on its schedule
+        // and gives the GIL back at once, as a thread woken by a timer does.
         PyThreadState* own = PyEval_SaveThread();
         const auto period = std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(m_period_s));
         auto next = monotonic::now() + period;
         while (!m_stop.load(std::memory_order_relaxed))
         {
+            sleep_until(next, m_stop);
+            if (m_stop.load(std::memory_order_relaxed)) break;
             gil_sample sample;
-            if (m_how == schedule::periodic)
-            {
-                sleep_until(next, m_stop);
-                if (m_stop.load(std::memory_order_relaxed)) break;
-                sample.scheduled_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(next - m_started).count();
-                sample.asked_ns = since(m_started);
-                PyGILState_STATE state = PyGILState_Ensure();
-                sample.acquired_ns = since(m_started);
-                PyGILState_Release(state);
-                sample.released_ns = since(m_started);
-            }
-            else
-            {
-                // Exactly what a Python thread looping on time.sleep(0) does:
-                // drop the GIL around a zero sleep and take it back.
-                PyGILState_STATE state = PyGILState_Ensure();
-                sample.scheduled_ns = sample.asked_ns = since(m_started);
-                PyObject* slept = PyObject_CallOneArg(m_sleep, m_zero);
-                sample.acquired_ns = since(m_started);
-                Py_XDECREF(slept);
-                if (slept == nullptr) PyErr_Clear();
-                PyGILState_Release(state);
-                sample.released_ns = since(m_started);
-            }
-
-            const std::int64_t wait_ns = sample.acquired_ns - sample.asked_ns;
-            m_total_wait_ns.fetch_add(wait_ns, std::memory_order_relaxed);
-            m_total_hold_ns.fetch_add(sample.released_ns - sample.acquired_ns, std::memory_order_relaxed);
-            update_max(m_max_wait_ns, wait_ns);
-            m_histogram[bucket_of(wait_ns)].fetch_add(1, std::memory_order_relaxed);
-            m_acquisitions.fetch_add(1, std::memory_order_relaxed);
-            const std::size_t index = m_recorded.load(std::memory_order_relaxed);
-            if (index < m_samples.size())
-            {
-                m_samples[index] = sample;
-                m_recorded.store(index + 1, std::memory_order_release);
-            }
+            sample.scheduled_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(next - m_started).count();
+            sample.asked_ns = since(m_started);
+            PyGILState_STATE state = PyGILState_Ensure();
+            sample.acquired_ns = since(m_started);
+            PyGILState_Release(state);
+            sample.released_ns = since(m_started);
+            record(sample);
             next = m_started + std::chrono::nanoseconds(sample.released_ns) + period;
         }
         PyEval_RestoreThread(own);
+    }
+
+    void gil_probe::run_yielding()
+    {
+        // A Python loop of time.sleep(0): the GIL is held between samples and
+        // given up only inside the sleep, so "asked" is stamped while holding
+        // it and the whole queue behind the running thread falls in the wait.
+        // The sleep keeps a Python thread's timer slack: a zero sleep then lasts
+        // long enough for a waiting thread to take the GIL, as it does in Python;
+        // with the probe thread's 1 ns slack it would return first, every time.
+        prctl(PR_SET_TIMERSLACK, 0UL, 0, 0, 0);
+        while (!m_stop.load(std::memory_order_relaxed))
+        {
+            gil_sample sample;
+            sample.scheduled_ns = sample.asked_ns = since(m_started);
+            PyObject* slept = PyObject_CallOneArg(m_sleep, m_zero);
+            sample.acquired_ns = since(m_started);
+            Py_XDECREF(slept);
+            if (slept == nullptr) PyErr_Clear();
+            sample.released_ns = since(m_started);
+            record(sample);
+        }
+    }
+
+    void gil_probe::run()
+    {
+        become_probe_thread("gillab-probe");
+        // One thread state for the probe's whole life: each later
+        // acquisition only takes the GIL, allocating nothing.
+        PyGILState_STATE outer = PyGILState_Ensure();
+        if (m_how == schedule::periodic) run_periodic();
+        else run_yielding();
         PyGILState_Release(outer);
     }
 

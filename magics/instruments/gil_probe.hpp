@@ -1,5 +1,6 @@
-// A native GIL probe: one C++ thread that asks for the GIL (PyGILState_Ensure)
-// on a schedule and records when it wanted it, when it got it and when it
+// A native GIL probe: one C++ thread that asks for the GIL on a schedule
+// (PyGILState_Ensure every period, or time.sleep(0) in a loop that holds it
+// between samples) and records when it wanted it, when it got it and when it
 // let go, into memory allocated before it starts. It never prints and never
 // allocates while running; the shell thread reads and summarises afterwards.
 #pragma once
@@ -21,7 +22,7 @@ namespace gillab
     struct gil_sample
     {
         std::int64_t scheduled_ns;  // when it wanted to run
-        std::int64_t asked_ns;      // when it called PyGILState_Ensure
+        std::int64_t asked_ns;      // when it asked (PyGILState_Ensure, or time.sleep(0))
         std::int64_t acquired_ns;   // when it had the GIL
         std::int64_t released_ns;   // when it gave it back
 
@@ -67,7 +68,7 @@ namespace gillab
         enum class schedule
         {
             periodic,  // sleep `period` after each release, then ask (a thread that wants to run every N ms)
-            yield      // time.sleep(0) in a loop: give the GIL back and ask again at once
+            yield      // time.sleep(0) in a loop holding the GIL: give it back and ask again at once
         };
 
         // `capacity` samples are allocated (and touched) here, on the caller's thread.
@@ -76,8 +77,9 @@ namespace gillab
         gil_probe(const gil_probe&) = delete;
         gil_probe& operator=(const gil_probe&) = delete;
 
-        // Call from a thread that holds the GIL or not; the probe thread
-        // takes the GIL only on its schedule.
+        // Call from a thread that holds the GIL or not; the periodic probe
+        // takes the GIL only on its schedule, the yielding one keeps it
+        // except inside its sleep(0).
         void start();
         // Joins the probe thread, releasing the GIL meanwhile if the caller
         // holds it (the probe may be waiting for it). Idempotent.
@@ -94,6 +96,9 @@ namespace gillab
 
     private:
         void run();
+        void run_periodic();
+        void run_yielding();
+        void record(const gil_sample& sample);
 
         schedule m_how;
         double m_period_s;
