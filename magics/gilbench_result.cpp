@@ -268,10 +268,14 @@ namespace gillab
         {
             const long long cpus = o.core_count();
             std::vector<std::string> out;
-            out.push_back("speed-up: jobs per second against sequential; with " + count_text(cpus, "core") +
+            out.push_back("speed-up: jobs per second of the median run against sequential's median run, the figure the result's speedup() returns; with " + count_text(cpus, "core") +
                           " usable (set by " + o.cores.at("why").get<std::string>() +
                           "), CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
             out.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
+            if (std::count(o.modes.begin(), o.modes.end(), "sequential") || std::count(o.modes.begin(), o.modes.end(), "threads"))
+                out.push_back("sequential and threads: a concurrent.futures.ThreadPoolExecutor of 1 or N workers "
+                              "mapping the jobs, timed from its creation to its shutdown (its threads start "
+                              "as jobs are handed out).");
             if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
                 out.push_back("workers default: the library's own default, here " +
                               count_text(std::min(32LL, cpus + 4), "thread") + " (min(32, CPUs+4)), " +
@@ -287,10 +291,8 @@ namespace gillab
             if (o.preset && !o.preset_job)
                 out.push_back("published figures belong to the preset's own job: leave the cell empty to compare.");
             if (std::any_of(blocks.begin(), blocks.end(), [](const interpreter_rows& b) { return !b.target.is_kernel; }))
-                out.push_back("other interpreters (--python): measured in a child process of each, threads "
-                              "mode with threading.Thread workers released together instead of the kernel's "
-                              "native pool; the same figures otherwise (speed-up against that interpreter's "
-                              "own sequential run).");
+                out.push_back("other interpreters (--python): measured in a child process of each by the same "
+                              "code (speed-up against that interpreter's own sequential run).");
             for (const std::string& m : differing) out.push_back("RESULTS DIFFER: " + m);
             if (over_budget)
             {

@@ -1,7 +1,8 @@
-// A native pool that runs a Python callable over job indices 0..jobs-1 in N
-// OS threads, released together (beyond 64, in a quick chain: see
-// thread_pool.cpp), and times the run from the release to the last result.
-// Workers take the GIL only to call the job.
+// %%race's native pool (%%gilbench times a ThreadPoolExecutor instead): runs a
+// Python callable over job indices 0..jobs-1 in N OS threads, released
+// together (beyond 64, in a quick chain: see thread_pool.cpp), and times the
+// run from the release to the last result. Workers take the GIL only to call
+// the job.
 #pragma once
 
 #include <string>

@@ -2,25 +2,24 @@
 
 The kernel plans the configurations (mode, workers, jobs), writes the cell as a module
 (magics/framework/cell_module) and calls measure(request, progress, tools), handing over its native
-tools (magics/framework/runner): the thread pool (magics/workers/thread_pool), the budget watchdog and its RunOverBudget type
-(magics/instruments/budget). A child interpreter (--python, child.py) calls measure(request, progress):
-PYTHON_TOOLS stand in for the native ones. Either way this loop times each configuration
---warmup + --repeats times and returns the raw figures (wall and CPU seconds per run, budget
-stops, whether the results matched sequential's), which the kernel turns into medians, spreads,
-speed-ups and flags. Where the tools differ:
-  * threads: the native pool's OS threads take the GIL only to call the job; PYTHON_TOOLS'
-    `threading.Thread` workers are released together from a `threading.Barrier` and take job
-    indices from a shared counter. Both time from the release to the last job done, so thread
-    creation is outside the wall time in both;
-  * over --budget: both raise RunOverBudget in the running threads (PyThreadState_SetAsyncExc,
-    natively or through ctypes) at the budget and every 0.1 s after, until the run is over;
-    without ctypes a child's run is stopped only between jobs.
+tools (magics/framework/runner): the budget watchdog and its RunOverBudget type
+(magics/instruments/budget), and a way to run processes configurations in a fresh interpreter.
+A child interpreter (--python, child.py) calls measure(request, progress): PYTHON_TOOLS stand in
+for the native ones. Either way this loop times each configuration --warmup + --repeats times
+and returns the raw figures (wall and CPU seconds per run, budget stops, whether the results
+matched sequential's), which the kernel turns into medians, spreads, speed-ups and flags.
+Each mode is the plain script of its design, timed around the pool's whole life:
+  * sequential and threads: a concurrent.futures.ThreadPoolExecutor of 1 or N workers mapping
+    the jobs (its threads start one by one as jobs are handed out, inside the clock), so a
+    thread and sequential are measured alike; over --budget the running jobs get RunOverBudget
+    (PyThreadState_SetAsyncExc through ctypes) and the others are cancelled;
   * processes: the kernel does not start pools itself. Each run of consecutive processes
     configurations goes to a fresh process of the kernel's own interpreter (runners/child.py,
     through tools.in_fresh_interpreter), which runs this loop on them and forks its workers
     from itself: a fork copies its parent's page tables, so a pool forked from the kernel
     would pay for the notebook's memory (charts, data) in every start-up, where a script pays
-    for its own. The kernel's sequential results go with them (pickled), for the results check.
+    for its own. The kernel's sequential results go with them (pickled), for the results check;
+  * asyncio: asyncio.run of the jobs gathered, at most N at a time.
 Every clock is read around the measured code only: the watchdog is armed before the clock
 starts and disarmed after it stops. Standard library only, CPython 3.8+ (no newer syntax).
 """
@@ -34,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from concurrent import futures
 
 try:
@@ -52,8 +52,11 @@ except ImportError:  # not a Unix: os.times() below
 
 # A job that blocks the event loop gets past asyncio's own timeout.
 BLOCKED_LOOP_GRACE_S = 0.25
-# How often a process run wakes to let the stop button in (SIGINT) while it waits.
+# How often a pool run wakes to let the stop button in (SIGINT) while it waits.
 PROCESS_WAIT_SLICE_S = 0.05
+# A stopped thread run: how long its jobs get to see the exception, and how often it is raised again.
+THREAD_STOP_GRACE_S = 2.0
+STOP_REFIRE_S = 0.05
 
 MAIN_TRAP_HELP = (
     "A process worker could not find a name in __main__. Functions defined in notebook cells "
@@ -132,37 +135,111 @@ def _timed_in_this_thread(tools, watchdog_after_s, body):
     return run
 
 
-def run_sequential(tools, job, jobs, budget_s):
-    """The jobs one after another. Over budget: checked between jobs, and the watchdog
-    raises RunOverBudget inside a long one."""
-    def body(run, start):
-        deadline = start + budget_s
-        results = run["results"]
-        clock = time.perf_counter
-        i = 0
+class _Busy:
+    """Which pool thread runs which job, for stopping them: an exception is raised only in a
+    thread inside a job, under the lock the job leaves through, so it lands in the job's frame
+    (and its future), never in the pool's own code."""
+
+    def __init__(self, job):
+        self.lock = threading.Lock()
+        self.running = {}
+        self.job = job
+
+    def run(self, i):
+        me = threading.get_ident()
+        with self.lock:
+            self.running[me] = i
         try:
-            for i in range(jobs):
-                results.append(job(i))
-                if clock() >= deadline and i + 1 < jobs:
-                    run["over_budget"] = True
-                    return
-        except (tools.RunOverBudget, KeyboardInterrupt):
-            raise
-        except BaseException as error:
-            raise _job_error("sequential", 1, i, error)
-    return _timed_in_this_thread(tools, budget_s, body)
+            return self.job(i)
+        finally:
+            with self.lock:
+                del self.running[me]
+
+    def raise_in_all(self, exception):
+        with self.lock:
+            if set_async_exc is not None:
+                for ident in self.running:
+                    set_async_exc(ident, id(exception))
+            return len(self.running)
 
 
-def run_threads(tools, job, jobs, workers, budget_s):
+def _stop_pool_threads(pool, submitted, busy, exception):
+    """No more jobs start; those running get `exception` (again every STOP_REFIRE_S, as a job
+    may catch it) until none runs or THREAD_STOP_GRACE_S pass. Returns how many were left
+    running, in a C call (a sleep): they end when it returns."""
+    for f in submitted:  # shutdown's cancel_futures is 3.9+
+        f.cancel()
+    pool.shutdown(wait=False)
+    deadline = time.perf_counter() + THREAD_STOP_GRACE_S
+    while busy.raise_in_all(exception) and time.perf_counter() < deadline:
+        time.sleep(STOP_REFIRE_S)
+    left = busy.raise_in_all(exception)
+    if not left:
+        pool.shutdown(wait=True)
+    return left
+
+
+def _first_failure(submitted, deadline):
+    """Waits for the futures in order, as Executor.map does. Returns (index, exception) of the
+    first that raised, None when all returned, or "over budget" once `deadline` passes."""
+    for i, f in enumerate(submitted):
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return "over budget"
+            try:
+                error = f.exception(timeout=min(PROCESS_WAIT_SLICE_S, left))
+            except futures.TimeoutError:
+                continue
+            if error is not None:
+                return i, error
+            break
+    return None
+
+
+def run_threads(tools, job, jobs, workers, budget_s, mode="threads"):
+    """A concurrent.futures.ThreadPoolExecutor, timed as the plain script `with
+    ThreadPoolExecutor(workers) as pool: list(pool.map(job, range(jobs)))` is: its threads
+    start one by one as jobs are handed out, inside the clock, and the clock stops once the
+    pool has shut down. Sequential is the same with one worker, so one thread and sequential
+    differ only in the mode's name. Over budget or interrupted, running jobs get
+    RunOverBudget (or KeyboardInterrupt) and the rest are cancelled."""
+    busy = _Busy(job)
     cpu0 = cpu_seconds()
-    pool = tools.threads(job, jobs, workers, budget_s)
-    cpu = cpu_seconds() - cpu0
-    if pool["failed_job"] is not None and not pool["over_budget"]:
-        index, error = pool["failed_job"], pool["error"]
-        if isinstance(error, str):  # the native pool's traceback text
-            raise JobError("job(%d) raised in mode threads with %s:\n%s" % (index, _count(workers, "worker"), error))
-        raise _job_error("threads", workers, index, error)
-    return {"results": pool["results"], "wall_s": pool["wall_s"], "cpu_s": cpu, "over_budget": pool["over_budget"]}
+    start = time.perf_counter()
+    deadline = start + budget_s
+    pool = futures.ThreadPoolExecutor(max_workers=workers)
+    run = {"results": [], "over_budget": False}
+    submitted = []
+    try:
+        for i in range(jobs):
+            if time.perf_counter() >= deadline:
+                break
+            submitted.append(pool.submit(busy.run, i))
+        failure = _first_failure(submitted, deadline) if len(submitted) == jobs else "over budget"
+        if failure == "over budget" or (failure and isinstance(failure[1], tools.RunOverBudget)):
+            run["over_budget"] = True
+            _stop_pool_threads(pool, submitted, busy, tools.RunOverBudget)
+        elif failure is not None:
+            _stop_pool_threads(pool, submitted, busy, tools.RunOverBudget)
+            index, error = failure
+            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            raise JobError("job(%d) raised in mode %s with %s:\n%s" % (index, mode, _count(workers, "worker"), text), error)
+        else:
+            pool.shutdown(wait=True)
+            run["wall_s"] = time.perf_counter() - start
+            run["results"] = [f.result() for f in submitted]
+    except BaseException as error:
+        if not isinstance(error, JobError):
+            left = _stop_pool_threads(pool, submitted, busy, KeyboardInterrupt)
+            if left and isinstance(error, KeyboardInterrupt):
+                raise KeyboardInterrupt("%s blocked in a C call (a sleep, a read) %s to finish it; %s when it returns"
+                                        % (_count(left, "worker thread"), "was left" if left == 1 else "were left",
+                                           "it stops" if left == 1 else "they stop"))
+        raise
+    run.setdefault("wall_s", time.perf_counter() - start)
+    run["cpu_s"] = cpu_seconds() - cpu0
+    return run
 
 
 def stop_pool(pool):
@@ -267,10 +344,8 @@ def run_asyncio(tools, ajob, jobs, workers, budget_s):
 
 def run_once(tools, cell, config, request):
     mode, workers, jobs, budget_s = config["mode"], config["workers"], config["jobs"], request["budget_s"]
-    if mode == "sequential":
-        return run_sequential(tools, cell.job, jobs, budget_s)
-    if mode == "threads":
-        return run_threads(tools, cell.job, jobs, workers, budget_s)
+    if mode in ("sequential", "threads"):
+        return run_threads(tools, cell.job, jobs, workers, budget_s, mode)
     if mode == "processes":
         return run_processes(cell.job, jobs, workers, budget_s, request.get("start_method"),
                              request.get("startup_included", True))
