@@ -20,11 +20,17 @@ def fastest(results, mode, workers=1):
 
 
 def best_speedup(results, mode, workers=1):
-    """Jobs per second of the fastest run of (mode, workers) against the fastest
-    sequential run: with --scaling weak each thread has a job of its own, so rates,
-    not times, compare."""
-    run, sequential = _run(results, mode, workers), _run(results, "sequential", 1)
-    return (run["jobs"] / run["wall_s"]["min"]) / (sequential["jobs"] / sequential["wall_s"]["min"])
+    """The magic's own speed-up of (mode, workers), the figure its table shows
+    (GilbenchResult.speedup: jobs per second of the median run against sequential's median
+    run), from the first of `results` that measured it."""
+    for result in results if isinstance(results, (list, tuple)) else [results]:
+        try:
+            speedup = result.speedup(mode, workers)
+        except KeyError:
+            continue
+        if speedup is not None:
+            return speedup
+    raise KeyError(f"no speed-up for {mode} with {workers} workers")
 
 
 def cores_used(results, mode, workers=1):

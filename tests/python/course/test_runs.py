@@ -8,21 +8,33 @@ from gillab.course import best_speedup, busy_note, fastest, wall_at_least
 class FakeBench:
     """The parts of a %%gilbench result the helpers read: runs (min wall per configuration) and rows."""
 
-    def __init__(self, walls, cores=None):
+    def __init__(self, walls, cores=None, speedups=None):
+        self.speedups = speedups or {}
         self.runs = [{"mode": mode, "workers": workers, "jobs": jobs, "wall_s": {"min": wall}, "wall_runs_s": [wall]}
                      for (mode, workers, jobs), wall in walls.items()]
         self.rows = [{"mode": mode, "workers": workers, "cores_used": (cores or {}).get(mode, 1.0)}
                      for (mode, workers, _jobs) in walls]
 
 
-def test_fastest_and_best_speedup_read_the_fastest_run_and_compare_rates():
+    def speedup(self, mode, workers=1):
+        if (mode, workers) not in self.speedups:
+            raise KeyError(f"no run for mode '{mode}' with {workers} workers")
+        return self.speedups[(mode, workers)]
+
+
+def test_fastest_reads_the_fastest_run():
     strong = FakeBench({("sequential", 1, 8): 2.0, ("processes", 4, 8): 0.5})
-    assert fastest(strong, "processes", 4) == 0.5 and best_speedup(strong, "processes", 4) == 4.0
-    weak = FakeBench({("sequential", 1, 1): 1.0, ("threads", 2, 2): 1.0})  # twice the work in the same time
-    assert best_speedup(weak, "threads", 2) == 2.0
-    assert best_speedup([FakeBench({("sequential", 1, 8): 2.0}), FakeBench({("threads", 2, 8): 2.0})], "threads", 2) == 1.0
+    assert fastest(strong, "processes", 4) == 0.5
     with pytest.raises(KeyError, match="no run for threads with 3 workers"):
         fastest(strong, "threads", 3)
+
+
+def test_best_speedup_is_the_magics_own_speedup_from_the_first_result_that_has_it():
+    assert best_speedup(FakeBench({}, speedups={("processes", 4): 3.9}), "processes", 4) == 3.9
+    unmeasured = FakeBench({}, speedups={("threads", 2): None})  # stopped, or no sequential run
+    assert best_speedup([FakeBench({}), unmeasured, FakeBench({}, speedups={("threads", 2): 1.7})], "threads", 2) == 1.7
+    with pytest.raises(KeyError, match="no speed-up for threads with 3 workers"):
+        best_speedup(unmeasured, "threads", 3)
 
 
 def test_busy_note_only_when_sequential_code_lacked_a_core():
