@@ -213,3 +213,15 @@ deb-clean:
 	rm -rf $(DEB_BUILD_DIR)
 
 clean: deb-clean
+
+# --- calib ---
+# Every magic held to the plain script of its design, in one kernel: a small size in the suite
+# (calibration-test, for `test`), the full size and its table with `make calibrate`.
+.PHONY: calibration-test calibrate
+calibration-test: build
+	$(RUN_ENV) $(PYTEST) tests/calibration -q -rs
+
+calibrate: build
+	$(RUN_ENV) $(PYTHON) tests/calibration/calibrate.py --size full --pairs $(CALIBRATE_PAIRS)
+
+CALIBRATE_PAIRS ?= 7
