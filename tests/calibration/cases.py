@@ -82,5 +82,10 @@ def gilbench_cases(size):
     return cases
 
 
+def gilinfo_cases(size):
+    return [Case("%gilinfo cores usable", "affinity mask and cgroup CPU quota, read directly",
+                 ["%gilinfo -o _calib", "_calib.data['usable_cpus']"], "cores.usable_cores()", "cores")]
+
+
 def all_cases(size):
-    return probe_cases(size) + gilbench_cases(size)
+    return gilinfo_cases(size) + probe_cases(size) + gilbench_cases(size)
