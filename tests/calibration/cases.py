@@ -84,7 +84,7 @@ def gilbench_cases(size):
 
 def gilinfo_cases(size):
     return [Case("%gilinfo cores usable", "affinity mask and cgroup CPU quota, read directly",
-                 ["%gilinfo -o _calib", "_calib.data['usable_cpus']"], "cores.usable_cores()", "cores")]
+                 ["%gilinfo -o _calib", "_calib.usable_cpus"], "cores.usable_cores()", "cores")]
 
 
 def all_cases(size):
