@@ -22,7 +22,10 @@ def probe_cases(size):
             cases.append(Case("%%switchinterval --probe %s at %s, median" % (probe, interval),
                               "%s beside a Python spinner" % reference, magic, reference_cell, "ms",
                               # the waker's lateness at short intervals is mostly the OS's wake-up
-                              noisy=probe == "sleep" and interval in ("0.5ms", "0.2ms")))
+                              noisy=probe == "sleep" and interval in ("0.5ms", "0.2ms"),
+                              # under load a probe's run can land in another regime (running free,
+                              # or waiting several intervals): make test keeps a wide margin
+                              margin=4.0))
     return cases
 
 

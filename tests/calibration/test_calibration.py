@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cases  # noqa: E402
 import harness  # noqa: E402
 
-PAIRS = 3
+PAIRS = 5
 
 
 @pytest.mark.parametrize("case", cases.all_cases("test"), ids=lambda c: c.name)
