@@ -150,7 +150,8 @@ def test_a_job_that_raises_shows_its_traceback_mode_and_workers(kernel):
     result = gilbench(kernel, "--modes threads --workers 2 --jobs 4 --repeats 1", body)
     assert result.status == "error"
     evalue = result.reply["content"]["evalue"]
-    assert "job(2) raised in mode threads with 2 workers" in evalue and "ValueError: bad job" in evalue
+    assert "job(2) raised ValueError in mode threads with 2 workers: bad job" in evalue
+    assert "Traceback" in evalue and "ValueError: bad job" in evalue
     result = gilbench(kernel, "--modes processes --workers 2 --jobs 4 --repeats 1", body)
     assert "ValueError" in result.reply["content"]["evalue"] and "mode processes" in result.reply["content"]["evalue"]
 

@@ -224,7 +224,7 @@ def run_threads(tools, job, jobs, workers, budget_s, mode="threads"):
             _stop_pool_threads(pool, submitted, busy, tools.RunOverBudget)
             index, error = failure
             text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-            raise JobError("job(%d) raised in mode %s with %s:\n%s" % (index, mode, _count(workers, "worker"), text), error)
+            raise JobError("%s\n%s" % (_job_error(mode, workers, index, error), text), error)
         else:
             pool.shutdown(wait=True)
             run["wall_s"] = time.perf_counter() - start
