@@ -89,7 +89,7 @@ lint:
 	$(PYTHON) tools/lint
 
 # CI: provisioning first (the only root step), then check and everything check leaves out.
-test: provision check kernel-test client-test grading-test deploy-test fuzz-test soak-test
+test: provision check kernel-test calibration-test client-test grading-test deploy-test fuzz-test soak-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \
