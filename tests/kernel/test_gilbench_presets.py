@@ -5,7 +5,8 @@ figures and the physical limits beside the measured ones."""
 import pytest
 from result_bundle import RESULT_MIME
 
-SLEEPS = "import asyncio, time\ndef job(i):\n    time.sleep(0.05)\n    return i\nasync def ajob(i):\n    await asyncio.sleep(0.05)\n    return i\n"
+SLEEPS = ("import asyncio, time\ndef job(i):\n    time.sleep(0.05)\n    return i\n"
+          "async def ajob(i):\n    await asyncio.sleep(0.05)\n    return i\n")
 PRESETS = ["cpu", "io", "sleep", "zlib", "hashlib-small", "hashlib-large", "startup"]
 
 

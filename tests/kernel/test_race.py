@@ -126,7 +126,6 @@ def test_errors_in_the_cell_are_reported(kernel):
     assert kernel.eval("__import__('sys').getswitchinterval()") == 0.005
 
 
-
 @pytest.mark.parametrize("python", ["kernel"] + (["3.9"] if PYENV_39 else []))
 def test_interrupt_stops_the_threads_and_the_child_and_restores_the_interval(kernel, python):
     before = {p.pid for p in psutil.Process(kernel.pid).children(recursive=True)}

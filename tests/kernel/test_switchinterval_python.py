@@ -35,7 +35,7 @@ def test_rows_per_interpreter_name_version_build_and_gil_and_the_kernel_interval
     assert {row["gil"] for row in rows} == {"on"}
     pythons = [row["python"] for row in rows]
     assert pythons[0].endswith("(kernel)") and pythons[0].startswith("3.11")
-    assert pythons[2].startswith(kernel.eval(f"r.interpreters[1]['interpreter']['version']"))
+    assert pythons[2].startswith(kernel.eval("r.interpreters[1]['interpreter']['version']"))
     assert kernel.eval("[(i['kernel'], i['probe']) for i in r.interpreters]") == [(True, "native"), (False, "python thread")]
     assert kernel.eval(f"r.handovers('0.2ms', python={GIL_CHILD!r}) > 10")
     assert kernel.eval(f"r.worst('5ms', python={GIL_CHILD!r}) >= r.median('5ms', python={GIL_CHILD!r}) >= 0")
@@ -67,7 +67,7 @@ def test_lateness_follows_the_interval_with_a_gil_and_not_without_one(kernel):
     # interval and below what the GIL build shows there.
     free_slow = kernel.eval(f"r.run('5ms', {free})['lateness_ms']['median']")
     assert free_slow < 2.5 and free_slow < slow, (free_slow, slow)
-    assert kernel.eval(f"r.interpreters[1]['interpreter']['gil_enabled']") is False
+    assert kernel.eval("r.interpreters[1]['interpreter']['gil_enabled']") is False
     assert "GIL off" in kernel.eval("r.interpreters[1]['python']")
     assert "nothing to hand over" in result.value()
 

@@ -65,7 +65,8 @@ def _where(filename, line, watched, cells):
 def describe(places, watched):
     """places: dicts of filename, qualname, line, column, end_column, opcode (line -1: none).
     watched: the cell run under the magic, as filename and source (its body, under the magic's
-    own line; filename "" for none) and drops_leading_blank_lines. Returns, per place, where, text, function, file, line, instruction, calls."""
+    own line; filename "" for none) and drops_leading_blank_lines. Returns, per place, where, text,
+    function, file, line, instruction, calls."""
     cells = _cell_numbers()
     described = []
     for place in places:

@@ -1,4 +1,5 @@
-import hashlib, random
+import hashlib
+import random
 
 DATA = memoryview(random.Random(0).randbytes(16 * 2**20))
 CHUNK = 1024  # below HASHLIB_GIL_MINSIZE (2048): hashed with the GIL held
