@@ -1,0 +1,4 @@
+# rounds down: the last, partial round is forgotten
+# %% ex1-solution
+def predicted_wall(n_waits, workers, delay):
+    return n_waits // workers * delay

@@ -1,0 +1,5 @@
+# a call into C between the read and the write
+# %% ex1-solution
+%%race --modes unlocked,lock --threads 4 --iterations {ITER // 2} --runs 3 --switch-interval 100us -o visible
+hits = 0
+hits = hits + len("x")
