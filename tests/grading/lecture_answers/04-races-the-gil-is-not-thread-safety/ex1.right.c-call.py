@@ -2,4 +2,4 @@
 # %% ex1-solution
 %%race --modes unlocked,lock --threads 4 --iterations {ITER // 2} --runs 3 --switch-interval 100us -o visible
 hits = 0
-hits = hits + len("x")
+hits = hits + abs(1)
