@@ -1,8 +1,9 @@
 """Every lecture exercise graded, through the real grader and kernel, against known-wrong answers
 (each must score nothing) and right answers other than the reference solution (each must score
-every point). The answers live in lecture_answers/<lecture>/<exercise>.<right|wrong>.<name>.py:
+every point). The answers live in lecture_answers/<lecture>/<exercise>.<right|wrong>.<name>.answer:
 a first comment line saying what the answer does, then one `# %% <grade_id>` section per solution
-cell it replaces."""
+cell it replaces, or a `# %% <grade_id> patch` section that changes the reference solution's cell
+line by line: a `- ` line is removed (its first occurrence) and the `+ ` lines after it take its place."""
 
 import glob
 import json
@@ -18,24 +19,47 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 GRADER = os.path.join(REPO, "build", "prefix", "bin", "gillab-grade")
 ANSWERS = os.path.join(HERE, "lecture_answers")
-NAME = re.compile(r"^(ex\d+)\.(right|wrong)\.([\w.-]+)\.py$")
+NAME = re.compile(r"^(ex\d+)\.(right|wrong)\.([\w.-]+)\.answer$")
 
 
 def read_answer(path):
-    """(exercise, verdict, name, why, {grade_id: source})."""
+    """(exercise, verdict, name, why, {grade_id: source, or ("patch", [(removed, [added, ...])])})."""
     exercise, verdict, name = NAME.match(os.path.basename(path)).groups()
     with open(path) as f:
         why, *rest = f.read().split("\n", 1)
     cells = {}
     for section in re.split(r"^# %% ", "".join(rest), flags=re.M)[1:]:
-        grade_id, source = section.split("\n", 1)
-        cells[grade_id.strip()] = source.rstrip("\n")
+        header, source = section.split("\n", 1)
+        grade_id, *kind = header.split()
+        if kind == ["patch"]:
+            hunks = []
+            for line in source.rstrip("\n").split("\n"):
+                if line[:1] == "-":
+                    hunks.append((line[2:], []))
+                else:
+                    assert line[:1] == "+" and hunks, f"{path}: a patch line starts with '- ' or '+ ': {line!r}"
+                    hunks[-1][1].append(line[2:])
+            cells[grade_id] = ("patch", hunks)
+        else:
+            cells[grade_id] = source.rstrip("\n")
     return exercise, verdict, name, why.lstrip("# "), cells
+
+
+def answered(reference, answer):
+    """The cell's source under an answer: its own text, or the reference patched."""
+    if isinstance(answer, str):
+        return answer
+    lines = reference.split("\n")
+    for removed, added in answer[1]:
+        assert removed in lines, f"the reference solution has no line {removed!r}"
+        at = lines.index(removed)
+        lines[at:at + 1] = added
+    return "\n".join(lines)
 
 
 def answers_of(lecture):
     found = {}
-    for path in sorted(glob.glob(os.path.join(ANSWERS, lecture, "*.py"))):
+    for path in sorted(glob.glob(os.path.join(ANSWERS, lecture, "*.answer"))):
         exercise, *answer = read_answer(path)
         found.setdefault(exercise, []).append(tuple(answer))
     return found
@@ -65,7 +89,7 @@ def answer_sets(nb, answers):
                 for cell in submission.cells:
                     grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
                     if grade_id in listed[k][3]:
-                        cell.source = listed[k][3][grade_id]
+                        cell.source = answered(cell.source, listed[k][3][grade_id])
         yield submission, held
 
 
@@ -82,6 +106,9 @@ def test_every_exercise_has_two_wrong_answers_and_another_right_one():
             assert verdicts.count("wrong") >= 2 and verdicts.count("right") >= 1, (lecture, exercise, verdicts)
             for verdict, name, why, cells in listed:
                 assert why and set(cells) <= exercises[exercise][0], (lecture, exercise, name, sorted(cells))
+                for grade_id, answer in cells.items():  # every patch applies to the reference solution
+                    answered(next(c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id),
+                             answer)
     assert len(LECTURES) == len(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
 
 

@@ -2,16 +2,15 @@
 
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 from gillab.course.exercises import YieldingKey, cell_body
 
 
 def _in_threads(target, count):
-    crowd = [threading.Thread(target=target) for _ in range(count)]
-    for thread in crowd:
-        thread.start()
-    for thread in crowd:
-        thread.join()
+    with ThreadPoolExecutor(count) as pool:
+        for future in [pool.submit(target) for _ in range(count)]:
+            future.result()
 
 
 def test_yielding_keys_equal_and_hash_as_their_strings():
