@@ -79,7 +79,8 @@ if numpy_runs:
     _facts["blas_cores"] = (blas_threads.get("defaults") or {}).get("cores")
     _facts["blas_path"] = BLAS_PATH
 if FREE:
-    _facts["race"] = {label: {mode: [int(n) for n in free_race.run(mode, python=python)["lost_runs"]] for mode in ("unlocked", "lock")}
+    _facts["race"] = {label: {mode: [int(n) for n in free_race.run(mode, python=python)["lost_runs"]]
+                              for mode in ("unlocked", "lock")}
                       for label, python in (("default", DEFAULT), ("free", FREE)) if python}
     _facts.update(turns=turns, single_thread=single_thread, ownership=ownership,
                   scaling={row["label"]: row for row in free_threading})
@@ -118,7 +119,7 @@ def executed(request, tmp_path_factory):
     facts = None
     if facts_cell:
         printed = "".join(o.get("text", "") for o in nb.cells.pop().outputs if o.output_type == "stream")
-        line = next((l for l in printed.splitlines() if l.startswith(FACTS_MARK)), None)
+        line = next((text for text in printed.splitlines() if text.startswith(FACTS_MARK)), None)
         facts = json.loads(line[len(FACTS_MARK):]) if line else {"missing": printed}
     return os.path.basename(request.param), nb, facts, folder
 
@@ -206,6 +207,8 @@ def test_notebook_runs_clean_in_quick_mode(executed):
 # The magics that measure: a prediction cell is followed by one of them.
 MEASURING = ("%%gilbench", "%gilbench", "%%race", "%%heartbeat", "%heartbeat", "%switchinterval", "%%switchinterval",
              "%%gilwatch", "%gilwatch")
+
+
 def test_each_prediction_asks_for_a_reason_and_the_lecture_ends_with_how_far_the_guesses_were(notebook_path):
     cells = nbformat.read(notebook_path, as_version=4).cells
     for cell in cells:
@@ -214,7 +217,7 @@ def test_each_prediction_asks_for_a_reason_and_the_lecture_ends_with_how_far_the
             assert guesses and all(f"why_{g} = None" in cell.source for g in guesses), cell.source
             for later in cells:
                 for g in guesses:
-                    if f"compare(" in later.source and f"guess_{g}," in later.source:
+                    if "compare(" in later.source and f"guess_{g}," in later.source:
                         assert f"reason=why_{g}" in later.source, later.source
     assert cells[-1].source.strip().endswith("calibration()"), cells[-1].source
 

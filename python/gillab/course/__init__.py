@@ -20,5 +20,5 @@ from .size import sized
 from .key_results import keep, load_all
 from .decisions import decision_table
 
-__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "calibration", "describe", "find_python",
-           "keep", "load_all", "decision_table", "sized"]
+__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "calibration",
+           "describe", "find_python", "keep", "load_all", "decision_table", "sized"]

@@ -56,8 +56,8 @@ def scaling_table(rows):
     fig = published.figure("python_two_threads")
     shown = [(r["label"], r["version"], r["gil"], r["one_s"], r["one_cores"], r["two_cores"], f"x{r['speedup']:.2f}")
              for r in rows]
-    shown.append((f"published ({published.cite('python_two_threads', short=True).replace(',', 't,', 1)})", "3.13.7t", False, None, None, None,
-                  f"x{fig['free_threaded_speedup']}"))
+    cite = published.cite("python_two_threads", short=True).replace(",", "t,", 1)
+    shown.append((f"published ({cite})", "3.13.7t", False, None, None, None, f"x{fig['free_threaded_speedup']}"))
     return table(["interpreter", "version", "GIL on", "one thread, fastest (s):", "cores it got:", "2 threads: cores:",
                   "2 threads: work per second:"], shown, digits=[0, 0, 0, 3, 2, 2, 0])
 
@@ -214,9 +214,9 @@ def shared_objects_sentences(found):
     for label, got in found:
         if not got:
             continue
-        wrong = [part for part, ok in (("the appends", got["appended"] == got["expected"]),
-                                        ("the read-and-write-back", got["updated"] == got["expected"]),
-                                        ("the shared iterator", got["taken"] == got["distinct"] == got["expected"]))
-                 if not ok]
+        checks = (("the appends", got["appended"] == got["expected"]),
+                  ("the read-and-write-back", got["updated"] == got["expected"]),
+                  ("the shared iterator", got["taken"] == got["distinct"] == got["expected"]))
+        wrong = [part for part, ok in checks if not ok]
         lines.append(f"{label}: " + ("every count exact." if not wrong else "exact except " + ", ".join(wrong) + "."))
     return "\n".join(lines)

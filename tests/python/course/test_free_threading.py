@@ -1,8 +1,6 @@
 """gillab.course.free_threading: the builds and the tables of lecture 6's comparisons."""
 
 
-
-
 def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
     from gillab.course.free_threading import find_builds, ownership_table, single_thread_table
 
