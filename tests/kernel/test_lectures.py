@@ -52,7 +52,8 @@ print("LECTURE-FACTS " + _json.dumps({
 import json as _json
 print("LECTURE-FACTS " + _json.dumps({
     "default_pool": waits.wall("threads", POOL), "thread_per_wait": waits.wall("threads", N),
-    "asyncio_unlimited": waits.wall("asyncio", N), "rounds_floor": math.ceil(N / POOL) * DELAY, "delay": DELAY}))
+    "asyncio_unlimited": waits.wall("asyncio", N), "rounds_floor": math.ceil(N / POOL) * DELAY, "delay": DELAY,
+    "convoy_alone": convoy[(False, 0.005)], "convoy_beside": beside_at_5ms}))
 """,
     "04-races-the-gil-is-not-thread-safety.ipynb": """
 import json as _json
@@ -69,7 +70,8 @@ print("LECTURE-FACTS " + _json.dumps({
 """,
     "06-the-dial-and-beyond.ipynb": """
 import json as _json
-_facts = {"numpy": numpy is not None, "free": FREE is not None, "default": DEFAULT is not None}
+_facts = {"numpy": numpy is not None, "free": FREE is not None, "default": DEFAULT is not None,
+          "shared_objects": {label: got for label, got in shared_found}}
 if numpy_runs:
     _facts["numpy_x2"] = {name: best_speedup(run, "threads", 2) for name, run in numpy_runs.items()}
     _facts["numpy_threads_cores"] = {name: max(r["cores_used"] for r in run.rows if r["mode"] == "threads")
@@ -77,7 +79,8 @@ if numpy_runs:
     _facts["blas_cores"] = (blas_threads.get("defaults") or {}).get("cores")
     _facts["blas_path"] = BLAS_PATH
 if FREE:
-    _facts["race"] = {label: {mode: [int(n) for n in free_race.run(mode, python=python)["lost_runs"]] for mode in ("unlocked", "lock")}
+    _facts["race"] = {label: {mode: [int(n) for n in free_race.run(mode, python=python)["lost_runs"]]
+                              for mode in ("unlocked", "lock")}
                       for label, python in (("default", DEFAULT), ("free", FREE)) if python}
     _facts.update(turns=turns, single_thread=single_thread, ownership=ownership,
                   scaling={row["label"]: row for row in free_threading})
@@ -116,7 +119,7 @@ def executed(request, tmp_path_factory):
     facts = None
     if facts_cell:
         printed = "".join(o.get("text", "") for o in nb.cells.pop().outputs if o.output_type == "stream")
-        line = next((l for l in printed.splitlines() if l.startswith(FACTS_MARK)), None)
+        line = next((text for text in printed.splitlines() if text.startswith(FACTS_MARK)), None)
         facts = json.loads(line[len(FACTS_MARK):]) if line else {"missing": printed}
     return os.path.basename(request.param), nb, facts, folder
 
@@ -204,6 +207,21 @@ def test_notebook_runs_clean_in_quick_mode(executed):
 # The magics that measure: a prediction cell is followed by one of them.
 MEASURING = ("%%gilbench", "%gilbench", "%%race", "%%heartbeat", "%heartbeat", "%switchinterval", "%%switchinterval",
              "%%gilwatch", "%gilwatch")
+
+
+def test_each_prediction_asks_for_a_reason_and_the_lecture_ends_with_how_far_the_guesses_were(notebook_path):
+    cells = nbformat.read(notebook_path, as_version=4).cells
+    for cell in cells:
+        if "prediction" in cell.metadata.get("tags", []):
+            guesses = re.findall(r"^guess_(\w+) = None", cell.source, re.M)
+            assert guesses and all(f"why_{g} = None" in cell.source for g in guesses), cell.source
+            for later in cells:
+                for g in guesses:
+                    if "compare(" in later.source and f"guess_{g}," in later.source:
+                        assert f"reason=why_{g}" in later.source, later.source
+    assert cells[-1].source.strip().endswith("calibration()"), cells[-1].source
+
+
 def test_each_prediction_is_followed_by_the_measurement_it_predicts(notebook_path):
     cells = nbformat.read(notebook_path, as_version=4).cells
     predictions = [i for i, c in enumerate(cells) if "prediction" in c.metadata.get("tags", [])]
@@ -276,6 +294,9 @@ def lecture_3_facts(facts):
     assert facts["default_pool"] >= 0.95 * facts["rounds_floor"], facts
     assert facts["thread_per_wait"] < facts["default_pool"] / 2, facts
     assert facts["asyncio_unlimited"] < facts["default_pool"] / 2, facts
+    # The convoy: beside a thread computing in Python, every round trip waits for the GIL twice,
+    # so the answering thread manages fewer requests than alone, however loaded the machine.
+    assert facts["convoy_beside"] < facts["convoy_alone"], facts
 
 
 def lecture_4_facts(facts):
@@ -308,6 +329,9 @@ def lecture_6_facts(facts):
     # reference BLAS (Debian's default) keeps one matrix product on the caller's single core.
     if facts["blas_path"] and "/blas/" in facts["blas_path"]:
         assert facts["blas_cores"] < 1.3, facts
+    # Every build keeps single operations on a built-in list whole: no append is ever lost.
+    assert facts["shared_objects"]["this kernel"], facts["shared_objects"]
+    assert all(got["appended"] == got["expected"] for got in facts["shared_objects"].values() if got), facts
     if not facts["free"]:
         pytest.skip("no free-threaded build on this machine (make free-threaded-python)")
     # No GIL: the race loses updates, a lock still prevents it in both builds.

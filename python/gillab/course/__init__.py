@@ -14,11 +14,11 @@ she could have written herself.
 
 from .runs import fastest, best_speedup, busy_note, cores_used, wall_at_least
 from .tables import table
-from .predictions import compare
+from .predictions import calibration, compare
 from .machine import describe, find_python
 from .size import sized
 from .key_results import keep, load_all
 from .decisions import decision_table
 
-__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "describe", "find_python",
-           "keep", "load_all", "decision_table", "sized"]
+__all__ = ["fastest", "best_speedup", "busy_note", "cores_used", "wall_at_least", "table", "compare", "calibration",
+           "describe", "find_python", "keep", "load_all", "decision_table", "sized"]

@@ -13,10 +13,16 @@ def _x(value):
     return f"{value:.2f}x"
 
 
+def _threads_s(f):
+    """The thousands of threads' time, and "at least " when the run was stopped at its budget
+    (the time kept is then the budget, a lower bound)."""
+    return f["thousands_threads_s"], "" if f.get("thousands_threads_complete", True) else "at least "
+
+
 def _boundary_choice(f):
     """threads for hundreds of waits, asyncio for thousands: where, your lecture 3 run says"""
     # Where one thread per wait stops keeping up with asyncio, in the student's own run (lecture 3).
-    time_ratio = f["thousands_threads_s"] / f["thousands_asyncio_s"]
+    time_ratio = _threads_s(f)[0] / f["thousands_asyncio_s"]
     memory_ratio = f["thousands_threads_rss_mb"] / f["thousands_asyncio_rss_mb"]
     if time_ratio > 1.5 or memory_ratio > 1.5:
         return f"threads (one per wait) up to {f['waits']:,} waits; asyncio by {f['thousands']:,}"
@@ -24,8 +30,9 @@ def _boundary_choice(f):
 
 
 def _boundary_evidence(f):
+    threads_s, bound = _threads_s(f)
     return (f"one thread per wait took {f['per_job_s'] / f['asyncio_s']:.1f}x asyncio's time at {f['waits']:,} waits, "
-            f"{f['thousands_threads_s'] / f['thousands_asyncio_s']:.1f}x at {f['thousands']:,}, with "
+            f"{bound}{threads_s / f['thousands_asyncio_s']:.1f}x at {f['thousands']:,}, with "
             f"{f['thousands_threads_rss_mb'] / f['thousands_asyncio_rss_mb']:.1f}x its memory")
 
 
@@ -47,9 +54,10 @@ SITUATIONS = [
                 f"a pool of {f['best_processes_workers']}; threads at best {f['best_threads_s']:.2f} s"),
      lambda f: (None if f["best_processes_s"] < 0.9 * min(f["sequential_s"], f["best_threads_s"]) else
                 "the pool was not faster here (one free CPU, or a busy machine)")),
-    ("computing in pure Python, under about 0.1 s in all", "plain sequential code", 2,
-     lambda f: (f"starting 8 spawn workers took {f['spawn_startup_s'] * 1000:.0f} ms; {f['tiny_sequential_s'] * 1000:.0f} ms "
-                f"of work took {f['tiny_pool_s'] * 1000:.0f} ms in a pool"),
+    ("computing in pure Python, less work than a pool's start-up repays", "plain sequential code", 2,
+     lambda f: (f"starting 8 spawn workers took {f['spawn_startup_s'] * 1000:.0f} ms, so on {f['cpus']} CPUs a pool "
+                f"can win only above about {f['spawn_startup_s'] / (1 - 1 / f['cpus']):.2f} s of work; "
+                f"{f['tiny_sequential_s'] * 1000:.0f} ms of work took {f['tiny_pool_s'] * 1000:.0f} ms in a pool"),
      lambda f: None if f["tiny_pool_s"] > f["tiny_sequential_s"] else "the pool was not slower here"),
     ("starting worker processes at all",
      "worker functions at the top of a module, and the pool started under `if __name__ == \"__main__\":`; "
@@ -63,8 +71,8 @@ SITUATIONS = [
     ("where hundreds of waits become thousands", _boundary_choice, 3, _boundary_evidence, lambda f: None),
     ("thousands of waits at once, async libraries all the way", "asyncio", 3,
      lambda f: (f"{f['thousands']:,} waits: asyncio {f['thousands_asyncio_s']:.2f} s and {f['thousands_asyncio_rss_mb']:.0f} MB, "
-                f"threads {f['thousands_threads_s']:.2f} s and {f['thousands_threads_rss_mb']:.0f} MB"),
-     lambda f: (None if (f["thousands_asyncio_s"] <= f["thousands_threads_s"]
+                f"threads {_threads_s(f)[1]}{_threads_s(f)[0]:.2f} s and {f['thousands_threads_rss_mb']:.0f} MB"),
+     lambda f: (None if (f["thousands_asyncio_s"] <= _threads_s(f)[0]
                          or f["thousands_asyncio_rss_mb"] < f["thousands_threads_rss_mb"]) else
                 "threads were as fast and as small here")),
     ("C code that releases the GIL (zlib, hashlib on large updates, NumPy float loops)",
@@ -72,7 +80,7 @@ SITUATIONS = [
      lambda f: f"zlib in 2 threads: {_x(f['zlib_x2'])}; Python arithmetic in 8 threads: {_x(f['python_threads_x8'])}",
      lambda f: None if f["zlib_x2"] > 1.2 else "zlib gained nothing from a second thread here (one free CPU?)"),
     ("C code that holds the GIL (one long call, sorted(), dtype=object)",
-     "a process: no switch interval can interrupt it", 6,
+     "a process (no switch interval can interrupt it); for dtype=object, a numeric dtype first, then threads", 6,
      lambda f: (f"one long C call kept a waiting thread out for up to {f['long_c_worst_ms']:.0f} ms "
                 f"at the default 5 ms interval"),
      lambda f: None if f["long_c_worst_ms"] > 10 else "no call here kept a waiting thread out past two intervals"),

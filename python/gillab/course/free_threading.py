@@ -56,8 +56,8 @@ def scaling_table(rows):
     fig = published.figure("python_two_threads")
     shown = [(r["label"], r["version"], r["gil"], r["one_s"], r["one_cores"], r["two_cores"], f"x{r['speedup']:.2f}")
              for r in rows]
-    shown.append((f"published ({published.cite('python_two_threads', short=True).replace(',', 't,', 1)})", "3.13.7t", False, None, None, None,
-                  f"x{fig['free_threaded_speedup']}"))
+    cite = published.cite("python_two_threads", short=True).replace(",", "t,", 1)
+    shown.append((f"published ({cite})", "3.13.7t", False, None, None, None, f"x{fig['free_threaded_speedup']}"))
     return table(["interpreter", "version", "GIL on", "one thread, fastest (s):", "cores it got:", "2 threads: cores:",
                   "2 threads: work per second:"], shown, digits=[0, 0, 0, 3, 2, 2, 0])
 
@@ -190,3 +190,33 @@ def sharing_note(found):
     return (f"Busy machine: the free-threaded build's two sharing threads kept {free['two_cores']:.2f} cores busy, "
             "so they mostly took turns on one, and contention needs both running at the same moment. "
             "Rerun this cell when the machine is quieter.")
+
+
+def shared_objects(builds, n):
+    """(label, what child_scripts/shared_objects.py found, or None) under each build, 4 threads x n;
+    this kernel's own interpreter first, so the table has a row with the GIL on every machine."""
+    return [(label, run_json(python, "shared_objects", n, gil=gil, timeout=120))
+            for label, python, gil in [("this kernel", sys.executable, None)] + list(builds)]
+
+
+def shared_objects_table(found):
+    """What each build kept correct on shared built-in objects, as counts against the expected."""
+    rows = [(f"{label} ({got['version']}, GIL {'on' if got['gil'] else 'off'})", f"{got['appended']:,}",
+             f"{got['updated']:,}", f"{got['taken']:,} / {got['distinct']:,}", f"{got['expected']:,}")
+            for label, got in found if got]
+    return table(["build", "list.append calls kept", "dict entry read and written back",
+                  "items taken from one shared iterator / distinct", "expected each"], rows)
+
+
+def shared_objects_sentences(found):
+    """One generated sentence per build: which of the three parts came out exact."""
+    lines = []
+    for label, got in found:
+        if not got:
+            continue
+        checks = (("the appends", got["appended"] == got["expected"]),
+                  ("the read-and-write-back", got["updated"] == got["expected"]),
+                  ("the shared iterator", got["taken"] == got["distinct"] == got["expected"]))
+        wrong = [part for part, ok in checks if not ok]
+        lines.append(f"{label}: " + ("every count exact." if not wrong else "exact except " + ", ".join(wrong) + "."))
+    return "\n".join(lines)

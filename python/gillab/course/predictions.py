@@ -2,6 +2,10 @@
 machine measured and what was published."""
 
 from . import published as _published
+from .tables import table as _table
+
+# Every comparison shown in this kernel, by what it compares (a cell run again replaces its own).
+_shown = {}
 
 
 def _text(value, unit):
@@ -20,9 +24,9 @@ class Comparison:
     or not a guess was set; `close` says whether the guess was within `tolerance` (a fraction
     of the measurement; points for '%'), None without a guess."""
 
-    def __init__(self, what, guess, measured, published, unit, tolerance, cite):
+    def __init__(self, what, guess, measured, published, unit, tolerance, cite, reason=None):
         self.what, self.guess, self.measured, self.published = what, guess, measured, published
-        self.unit, self.tolerance, self.cite = unit, tolerance, cite
+        self.unit, self.tolerance, self.cite, self.reason = unit, tolerance, cite, reason
         if guess is None:
             self.close = None
         elif unit == "%":
@@ -38,13 +42,26 @@ class Comparison:
         direction = "high" if self.guess > self.measured else "low"
         return f"Your guess, {_text(self.guess, self.unit)}, was too {direction}: what did your model leave out?"
 
+    def off_by(self):
+        """How far the guess was: points for '%', otherwise guess over measurement; None without one."""
+        if self.guess is None:
+            return None
+        if self.unit == "%":
+            return f"{self.guess - self.measured:+.1f} points"
+        if self.measured == 0:
+            return "measured 0"
+        return f"x{self.guess / self.measured:.2f} of the measurement"
+
     def sentence(self):
         text = f"**{self.what}**: measured here {_text(self.measured, self.unit)}"
         if self.published is not None:
             text += f"; published {_text(self.published, self.unit)}"
             if self.cite:
                 text += f" ({self.cite})"
-        return text + ". " + self.verdict()
+        text += ". " + self.verdict()
+        if self.guess is not None:
+            text += f" Your reason: {self.reason}" if self.reason else " You gave no reason (the why_ line above)."
+        return text
 
     def _repr_markdown_(self):
         return self.sentence()
@@ -53,9 +70,22 @@ class Comparison:
         return self.sentence().replace("**", "")
 
 
-def compare(what, guess, measured, published=None, *, figure=None, unit="x", tolerance=0.25):
-    """A `Comparison` of the student's `guess` with the `measured` value and the `published`
-    one. `figure` names the published.json entry the published value comes from, for the
-    citation. `unit` is 'x' (a ratio), '%' or a unit name such as 'ms'."""
-    return Comparison(what, guess, float(measured), None if published is None else float(published), unit,
-                      tolerance, _published.cite(figure, short=True) if figure else None)
+def compare(what, guess, measured, published=None, *, figure=None, unit="x", tolerance=0.25, reason=None):
+    """A `Comparison` of the student's `guess` (and the one-line `reason` she gave for it) with the
+    `measured` value and the `published` one. `figure` names the published.json entry the published
+    value comes from, for the citation. `unit` is 'x' (a ratio), '%' or a unit name such as 'ms'.
+    Each comparison is kept for `calibration()`."""
+    shown = Comparison(what, guess, float(measured), None if published is None else float(published), unit,
+                       tolerance, _published.cite(figure, short=True) if figure else None, reason)
+    _shown[what] = shown
+    return shown
+
+
+def calibration():
+    """Every comparison shown in this kernel, in order: the guess, the measurement, how far the
+    guess was and the reason given, as a Markdown table."""
+    if not _shown:
+        return _table(["prediction"], [["(no comparison has been shown in this kernel yet)"]])
+    rows = [[c.what, "-" if c.guess is None else _text(c.guess, c.unit), _text(c.measured, c.unit),
+             c.off_by() or "no guess", c.reason or "-"] for c in _shown.values()]
+    return _table(["prediction", "your guess", "measured here", "how far", "your reason"], rows)

@@ -1,8 +1,6 @@
 """gillab.course.free_threading: the builds and the tables of lecture 6's comparisons."""
 
 
-
-
 def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
     from gillab.course.free_threading import find_builds, ownership_table, single_thread_table
 
@@ -68,3 +66,16 @@ def test_build_marks_table_asks_each_interpreter_about_itself():
 
     shown = build_marks_table(Found()).data
     assert "| /usr/bin/python3 | 3.11.2 | 0.005 | '' |  | True |" in shown and "/x" not in shown
+
+
+def test_shared_objects_runs_in_this_interpreter_and_says_which_counts_were_exact():
+    from gillab.course import free_threading as ft
+
+    found = ft.shared_objects([], 20_000)
+    (label, got), = found
+    assert label == "this kernel" and got["expected"] == 80_000 and got["appended"] == 80_000
+    assert "this kernel: every count exact." in ft.shared_objects_sentences(found)
+    assert "80,000" in ft.shared_objects_table(found).data
+    broken = [("free-threaded", dict(got, updated=61_000, taken=80_003, distinct=80_000))]
+    assert ft.shared_objects_sentences(broken) == \
+        "free-threaded: exact except the read-and-write-back, the shared iterator."

@@ -80,3 +80,14 @@ def test_the_dial_row_names_which_part_of_the_choice_the_run_contradicts(tmp_pat
     dial = [text for situation, _c, text, _l in rows(load_all(tmp_path), lectures=[6])
             if situation.startswith("one thread computes")][0]
     assert "the shorter interval did not shorten the tail here" in dial
+
+
+def test_a_thread_run_stopped_at_its_budget_is_a_lower_bound_not_a_missing_figure(tmp_path):
+    keep(3, folder=tmp_path, waits=100, pool_workers=6, default_pool_s=1.8, per_job_s=0.11, asyncio_s=0.10,
+         thousands=10_000, thousands_threads_s=15.0, thousands_threads_complete=False, thousands_asyncio_s=0.4,
+         thousands_threads_rss_mb=68.0, thousands_asyncio_rss_mb=39.0)
+    found = {situation: (choice, text) for situation, choice, text, _l in rows(load_all(tmp_path), lectures=[3])}
+    assert "at least 37.5x at 10,000" in found["where hundreds of waits become thousands"][1]
+    assert found["thousands of waits at once, async libraries all the way"][1].startswith("10,000 waits: asyncio 0.40 s")
+    assert "threads at least 15.00 s" in found["thousands of waits at once, async libraries all the way"][1]
+    assert not any("not measured" in text for _c, text in found.values())

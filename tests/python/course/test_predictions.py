@@ -1,6 +1,6 @@
 """gillab.course.predictions: the student's guess beside the measurement and the published figure."""
 
-from gillab.course import compare
+from gillab.course import calibration, compare
 
 
 def test_compare_says_when_no_guess_was_written_and_judges_a_guess():
@@ -19,3 +19,18 @@ def test_compare_without_a_guess_says_so_in_one_line_and_still_shows_both_figure
     assert "\n" not in line and "No guess was set" in line
     assert "measured here 7.50x" in line and "published 7.86x" in line
     assert "\n" not in unguessed._repr_markdown_() and "7.86x" in repr(unguessed)
+
+
+def test_compare_echoes_the_reason_given_with_the_guess():
+    shown = compare("an echoed reason", 2.0, 1.0, reason="threads take turns at one lock")
+    assert "Your reason: threads take turns at one lock" in shown.sentence()
+    assert "no reason" in compare("an echoed reason", 2.0, 1.0).sentence()
+
+
+def test_calibration_lists_each_comparison_once_with_how_far_the_guess_was():
+    compare("calibrated ratio", 3.0, 1.5, reason="two cores")
+    compare("calibrated ratio", 3.0, 2.0, reason="two cores, again")  # the cell run again replaces its row
+    compare("calibrated percent", 40.0, 25.0, unit="%")
+    text = calibration().data
+    assert text.count("calibrated ratio") == 1 and "x1.50 of the measurement" in text and "two cores, again" in text
+    assert "+15.0 points" in text
