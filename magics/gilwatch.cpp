@@ -82,7 +82,10 @@ namespace gillab
                 throw usage_error(py::str(error.value()).cast<std::string>());
             }
             gil_watch watch("gilwatch", period_s, blame);
-            runner.attr("run")(code, user_ns);
+            {
+                progress_ticker ticker("gilwatch", "watching the cell");
+                runner.attr("run")(code, user_ns);
+            }
             return watch.finish();
         }
 
@@ -151,7 +154,9 @@ namespace gillab
             const thread_registry& registry = *w.registry;
             std::vector<thread_row> rows;
             for (std::size_t i = 0; i < registry.threads().size(); ++i)
-                rows.push_back({registry.name(i), &registry.threads()[i], &w.holders.threads[i], w.waiting_s[i]});
+                // A native thread's state that held nothing is not one of the watched threads.
+                if (!registry.threads()[i].seen_only || w.holders.threads[i].held_s > 0)
+                    rows.push_back({registry.name(i), &registry.threads()[i], &w.holders.threads[i], w.waiting_s[i]});
             std::stable_sort(rows.begin(), rows.end(),
                              [](const thread_row& a, const thread_row& b) { return a.figures->held_s > b.figures->held_s; });
             if (w.holders.unattributed.held_s > 0)

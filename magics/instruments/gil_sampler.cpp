@@ -70,6 +70,7 @@ namespace gillab
         if (blame) gillab_frame_reader_init();
         // The first chunk is allocated (and touched) here, not on the sampler thread.
         m_chunks.push_back(std::make_unique<gil_run[]>(chunk_runs));
+        m_seen = std::make_unique<gillab_seen_state[]>(max_seen_states);
     }
 
     gil_sampler::~gil_sampler()
@@ -139,6 +140,16 @@ namespace gillab
                 m_blame.note({static_cast<std::uint32_t>(i), holder != 0 ? place : unknown_place, holder, last_id});
     }
 
+    void gil_sampler::see_new_states(std::uint64_t last_id)
+    {
+        if (last_id <= m_seen_through || !m_seen_complete) return;
+        const std::size_t room = max_seen_states - m_seen_count;
+        const std::size_t count =
+            gillab_thread_states_since(&m_fields, m_seen_through, m_seen.get() + m_seen_count, room, &m_seen_through);
+        if (count > room) m_seen_complete = false;
+        m_seen_count += std::min(count, room);
+    }
+
     void gil_sampler::follow(std::uintptr_t thread_state)
     {
         if (running() || !m_blame_on) return;
@@ -167,6 +178,9 @@ namespace gillab
         m_frames = holder_frames();
         m_blame = wait_blame();
         m_followed_samples.clear();
+        m_seen_count = 0;
+        m_seen_through = 0;
+        m_seen_complete = true;
         for (std::size_t i = 0; i < m_wait_count.load(); ++i) m_waits[i].tracker = gil_wait_tracker(m_waits[i].tracker.thread_state());
         m_started = monotonic::now();
         m_thread = std::thread([this] { run(); });
@@ -216,7 +230,9 @@ namespace gillab
             // to it existed before the holder was read, which is what
             // thread_registry's proof needs. The switch counter before and
             // after last_holder: equal, the holder read belongs to that count.
+            // Any thread state up to that id not listed by now had ended before the holder was read.
             const std::uint64_t last_id = load(m_fields.last_thread_id);
+            see_new_states(last_id);
             const std::uint64_t switches_before = load(m_fields.switch_number);
             const bool locked = load(m_fields.locked) == 1;
             const std::uintptr_t last_holder = load(m_fields.last_holder);
@@ -299,6 +315,8 @@ namespace gillab
             out.frames_unreadable = m_frames.unreadable();
             out.followed = m_followed_samples;
         }
+        out.seen.assign(m_seen.get(), m_seen.get() + m_seen_count);
+        out.seen_complete = m_seen_complete;
         for (std::size_t i = 0; i < m_wait_count.load(); ++i)
         {
             out.waited_s.push_back(static_cast<double>(m_waits[i].tracker.waited_ns()) * 1e-9);

@@ -9,6 +9,11 @@
 // was alive): blocked on the GIL's condition variable starts a wait, which the
 // GIL's own state then proves until the thread takes the GIL (gil_waits.hpp);
 // a thread proven waiting, or holding the GIL, is not asked.
+// Whenever a sample finds thread states newer than it has seen, it first
+// lists them (gillab_thread_states_since, before it reads the holder), so
+// every thread state that lived at some sample is known by address and id,
+// also those native threads make and free for one call (PyGILState_Ensure):
+// thread_registry's proof then needs no thread to be seen by Python.
 // With blame on, each held sample also reads where the holder is in its
 // Python code (holder_frames.hpp), and each proven wait is credited to the
 // holder and that place (wait_blame.hpp).
@@ -71,7 +76,14 @@ namespace gillab
         std::uint64_t frame_reads = 0;
         std::uint64_t frames_unreadable = 0;
         std::vector<followed_sample> followed;  // follow(): every sample of that thread, in order
+        // Every thread state alive when a sample listed the new ones (see above),
+        // complete unless more were made than max_seen_states.
+        std::vector<gillab_seen_state> seen;
+        bool seen_complete = true;
     };
+
+    // Thread states a sampler lists at most over one watch.
+    inline constexpr std::size_t max_seen_states = 1 << 16;
 
     // Threads whose waits are polled at most; later ones are not.
     inline constexpr std::size_t max_wait_slots = 256;
@@ -115,6 +127,8 @@ namespace gillab
         bool proven_waiting(std::uintptr_t thread_state) const;
         // Notes each proven waiter behind this sample's holder and place.
         void note_waiters(std::size_t watched, std::uintptr_t holder, std::uint64_t last_id, place_id place);
+        // Lists the thread states made since the last look (newest id `last_id` read).
+        void see_new_states(std::uint64_t last_id);
         void record_followed(std::int64_t t_ns, std::uintptr_t holder, std::uint64_t last_id, place_id holder_place);
 
         gillab_gil_fields m_fields;
@@ -137,6 +151,10 @@ namespace gillab
         std::atomic<std::size_t> m_wait_count{0};  // slots published to the sampler thread
         std::atomic<bool> m_stop{false};
         bool m_realtime = false;
+        std::unique_ptr<gillab_seen_state[]> m_seen;
+        std::size_t m_seen_count = 0;
+        std::uint64_t m_seen_through = 0;  // every id up to it was listed, or gone when listed
+        bool m_seen_complete = true;
         monotonic::time_point m_started;
         std::thread m_thread;
     };

@@ -56,6 +56,7 @@ const char* gillab_gil_attach(gillab_gil_fields* out)
     out->cond_to = out->cond_from + sizeof gil->cond;
     out->mutex_from = (uintptr_t)&gil->mutex;
     out->mutex_to = out->mutex_from + sizeof gil->mutex;
+    out->interpreter = interp;
     return NULL;
 }
 
@@ -78,4 +79,29 @@ size_t gillab_live_thread_states(gillab_thread_state* out, size_t capacity)
 gillab_thread_state gillab_current_thread_state(void)
 {
     return describe(PyThreadState_Get());
+}
+
+size_t gillab_thread_states_since(const gillab_gil_fields* fields, uint64_t after,
+                                  gillab_seen_state* out, size_t capacity, uint64_t* newest)
+{
+    PyInterpreterState* interp = (PyInterpreterState*)fields->interpreter;
+    /* The same HEAD_LOCK: taken without the GIL, it only ever waits for a
+     * thread state being linked or unlinked. */
+    PyThread_acquire_lock(_PyRuntime.interpreters.mutex, WAIT_LOCK);
+    *newest = interp->threads.next_unique_id;
+    size_t count = 0;
+    /* New thread states go in at the head, so ids fall along the list. */
+    for (PyThreadState* tstate = interp->threads.head; tstate != NULL && tstate->id > after; tstate = tstate->next)
+    {
+        if (count < capacity)
+        {
+            out[count].address = (uintptr_t)tstate;
+            out[count].id = tstate->id;
+            out[count].ident = tstate->thread_id;
+            out[count].native_id = tstate->native_thread_id;
+        }
+        ++count;
+    }
+    PyThread_release_lock(_PyRuntime.interpreters.mutex);
+    return count;
 }

@@ -25,6 +25,7 @@ typedef struct
     /* Where a thread blocks while it waits to take the GIL: the GIL's
      * condition variable and its mutex, [from, to) each. */
     uintptr_t cond_from, cond_to, mutex_from, mutex_to;
+    void* interpreter;                  /* the PyInterpreterState whose thread states these are */
 } gillab_gil_fields;
 
 /* Call with the GIL held. Checks the compiled layout against the running
@@ -47,6 +48,23 @@ size_t gillab_live_thread_states(gillab_thread_state* out, size_t capacity);
 
 /* The calling thread's own thread state (GIL held). */
 gillab_thread_state gillab_current_thread_state(void);
+
+typedef struct
+{
+    uintptr_t address;       /* the PyThreadState* as a number */
+    uint64_t id;             /* PyThreadState_GetID */
+    unsigned long ident;     /* its thread's, as known then (a threading.Thread sets it as it starts) */
+    unsigned long native_id;
+} gillab_seen_state;
+
+/* Callable WITHOUT the GIL (a sampler thread): under the runtime's
+ * thread-list lock, so that no thread state is made or freed meanwhile,
+ * stores the id of the newest thread state made so far in `*newest` and
+ * copies up to `capacity` of the live thread states whose id is above
+ * `after`, newest first; returns how many there are. Thread states made by
+ * native threads (PyGILState_Ensure) are listed like any other. */
+size_t gillab_thread_states_since(const gillab_gil_fields* fields, uint64_t after,
+                                  gillab_seen_state* out, size_t capacity, uint64_t* newest);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,7 @@ namespace gillab
         m_registry->capture_live(true);
 
         const gil_sampling sampling = m_sampler->result();
+        m_registry->learn(sampling.seen, sampling.seen_complete);
         auto ns = [this](monotonic::time_point t)
         { return std::chrono::duration_cast<std::chrono::nanoseconds>(t - m_sampler->started_at()).count(); };
         const thread_registry& registry = *m_registry;

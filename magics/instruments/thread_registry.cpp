@@ -11,7 +11,7 @@
 namespace gillab
 {
     std::size_t thread_registry::record(std::uintptr_t address, std::uint64_t id, unsigned long ident,
-                                        unsigned long native_id)
+                                        unsigned long native_id, bool open_syscall)
     {
         auto found = m_by_id.find(id);
         if (found != m_by_id.end()) return found->second;
@@ -23,7 +23,7 @@ namespace gillab
         entry.native_id = native_id;
         entry.thread = py::none();
         // Callers record only live thread states, whose threads are running.
-        if (native_id != 0)
+        if (native_id != 0 && open_syscall)
             entry.syscall_fd = open(("/proc/self/task/" + std::to_string(native_id) + "/syscall").c_str(),
                                     O_RDONLY | O_CLOEXEC);
         m_threads.push_back(std::move(entry));
@@ -76,6 +76,19 @@ namespace gillab
         if (entry.thread.is_none()) entry.thread = py::module_::import("threading").attr("current_thread")();
     }
 
+    void thread_registry::learn(const std::vector<gillab_seen_state>& seen, bool complete)
+    {
+        for (const gillab_seen_state& s : seen)
+        {
+            const bool known = m_by_id.count(s.id) != 0;
+            // Listed after the thread may have ended: its /proc entry could name another thread.
+            const std::size_t index = record(s.address, s.id, s.ident, s.native_id, false);
+            if (!known) m_threads[index].seen_only = true;
+        }
+        m_listed_all = complete;
+        m_resolved.clear();
+    }
+
     bool thread_registry::all_known(std::uint64_t after, std::uint64_t through) const
     {
         if (through <= after) return true;
@@ -95,7 +108,8 @@ namespace gillab
             const known_thread& entry = m_threads[it->second];
             if (entry.id <= last_id && (best == unknown || entry.id > m_threads[best].id)) best = it->second;
         }
-        if (best != unknown && !m_threads[best].alive_at_end && !all_known(m_threads[best].id, last_id)) best = unknown;
+        if (best != unknown && !m_threads[best].alive_at_end && !m_listed_all && !all_known(m_threads[best].id, last_id))
+            best = unknown;
         m_resolved.emplace(key, best);
         return best;
     }

@@ -9,8 +9,15 @@
 //   - it was still alive at the end (alive from its creation, before the
 //     sample, until then, and two thread states never share an address), or
 //   - every id in (I, N] is known and none of them lived at P.
-// Otherwise the sample stays unattributed. Nothing here dereferences a
-// pointer it did not get from a live thread state under the GIL.
+// Otherwise the sample stays unattributed. When the samples came from a
+// sampler that listed every new thread state before it read a holder
+// (gil_sampler.hpp; learn()), an id in (I, N] it never saw alive had ended
+// before the sample, so the first condition's alternative always holds: the
+// entry with the largest id I <= N at P is the occupant. That covers thread
+// states that native threads make and free for each call into Python
+// (PyGILState_Ensure, pybind11's gil_scoped_acquire), which no Python hook sees.
+// Nothing here dereferences a pointer it did not get from a live thread
+// state under the GIL or under the runtime's thread-list lock.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +32,8 @@
 
 #include <pybind11/pybind11.h>
 
+#include "instruments/gil_state.h"
+
 namespace gillab
 {
     namespace py = pybind11;
@@ -38,6 +47,7 @@ namespace gillab
         py::object thread;         // its threading.Thread, or None for a thread threading does not know
         bool alive_at_start = false;
         bool alive_at_end = false;
+        bool seen_only = false;    // known only from a sampler's listing (a native thread's state)
         // /proc/self/task/<native_id>/syscall, opened while the thread was
         // surely alive (so a reused thread id cannot name another thread); -1 if none.
         int syscall_fd = -1;
@@ -64,6 +74,9 @@ namespace gillab
         void capture_live(bool at_end);
         // Records the calling thread's state (GIL held).
         void add_current();
+        // Records the thread states a sampler listed (gil_sampling::seen); `complete`: it
+        // listed every one before the samples that could name it, so none is missing.
+        void learn(const std::vector<gillab_seen_state>& seen, bool complete);
 
         // The entry that held `address` when a sample read `last_id`, or unknown.
         std::size_t resolve(std::uintptr_t address, std::uint64_t last_id) const;
@@ -73,13 +86,15 @@ namespace gillab
         std::string name(std::size_t index) const;
 
     private:
-        std::size_t record(std::uintptr_t address, std::uint64_t id, unsigned long ident, unsigned long native_id);
+        std::size_t record(std::uintptr_t address, std::uint64_t id, unsigned long ident, unsigned long native_id,
+                           bool open_syscall = true);
         bool all_known(std::uint64_t after, std::uint64_t through) const;
 
         std::function<void(std::size_t, const known_thread&)> m_on_new;
         std::vector<known_thread> m_threads;
         std::map<std::uint64_t, std::size_t> m_by_id;
         std::multimap<std::uintptr_t, std::size_t> m_by_address;
+        bool m_listed_all = false;  // learn(..., true)
         mutable std::map<std::pair<std::uintptr_t, std::uint64_t>, std::size_t> m_resolved;
     };
 

@@ -4,61 +4,13 @@ thread, its call stack and the threads are shown, and `continue` lets the cell f
 
 import glob
 import os
-import queue
-import time
 
 import pytest
 
 from conftest import Kernel
 
+from front_end_traffic import Debugger
 from threaded_cell import LOOP_LINE as BREAK_LINE, THREADED_CELL
-
-
-class Debugger:
-    """Debug Adapter Protocol requests in debug_request messages, answered on control."""
-
-    def __init__(self, kernel):
-        self.kernel = kernel
-        self.seq = 0
-        self.stderr = []  # stderr text that reached IOPub while the debugger ran
-
-    def request(self, command, arguments=None, timeout=30):
-        self.seq += 1
-        msg = self.kernel.client.session.msg("debug_request", {
-            "type": "request", "seq": self.seq, "command": command, "arguments": arguments or {}})
-        self.kernel.client.control_channel.send(msg)
-        deadline = time.monotonic() + timeout
-        while True:
-            reply = self.kernel.client.get_control_msg(timeout=max(0.1, deadline - time.monotonic()))
-            if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
-                assert reply["msg_type"] == "debug_reply", reply["msg_type"]
-                return reply["content"]
-
-    def ok(self, command, arguments=None, timeout=30):
-        content = self.request(command, arguments, timeout)
-        assert content.get("success"), (command, content)
-        return content
-
-    def start(self):
-        self.ok("initialize", {
-            "clientID": "gillab-tests", "clientName": "gillab-tests", "adapterID": "", "pathFormat": "path",
-            "linesStartAt1": True, "columnsStartAt1": True, "supportsVariableType": True,
-            "supportsVariablePaging": True, "supportsRunInTerminalRequest": True, "locale": "en"})
-        self.ok("attach")
-
-    def event(self, name, timeout=60):
-        """The next debug_event of that name on IOPub; other messages are kept in `others`."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                msg = self.kernel.client.get_iopub_msg(timeout=1)
-            except queue.Empty:
-                continue
-            if msg["msg_type"] == "stream" and msg["content"]["name"] == "stderr":
-                self.stderr.append(msg["content"]["text"])
-            if msg["msg_type"] == "debug_event" and msg["content"].get("event") == name:
-                return msg["content"]
-        raise TimeoutError(f"no {name!r} debug event within {timeout} s")
 
 
 @pytest.fixture
@@ -74,7 +26,7 @@ def test_kernel_info_announces_the_debugger(kernel):
 
 
 def test_debug_info_before_the_debugger_starts_tells_how_cells_are_named(debugger_kernel):
-    info = Debugger(debugger_kernel).ok("debugInfo")["body"]
+    info = Debugger(debugger_kernel.client).ok("debugInfo")["body"]
     assert info["isStarted"] is False
     assert info["hashMethod"] == "Murmur2"
     assert info["tmpFileSuffix"] == ".py"
@@ -84,7 +36,7 @@ def test_debug_info_before_the_debugger_starts_tells_how_cells_are_named(debugge
 
 def test_modules_are_listed_before_and_after_the_debugger_starts(debugger_kernel):
     """JupyterLab asks after every cell, whether or not the debugger runs."""
-    dbg = Debugger(debugger_kernel)
+    dbg = Debugger(debugger_kernel.client)
     for started in (False, True):
         body = dbg.ok("modules")["body"]
         names = {m["name"]: m["path"] for m in body["modules"]}
@@ -97,7 +49,7 @@ def test_modules_are_listed_before_and_after_the_debugger_starts(debugger_kernel
 
 def test_a_breakpoint_in_a_threads_function_stops_that_thread_and_continue_finishes_the_cell(debugger_kernel):
     k = debugger_kernel
-    dbg = Debugger(k)
+    dbg = Debugger(k.client)
     dbg.start()
     assert dbg.ok("debugInfo")["body"]["isStarted"] is True
 
@@ -141,7 +93,7 @@ def test_a_breakpoint_in_a_threads_function_stops_that_thread_and_continue_finis
 def test_the_debuggers_files_in_the_temp_folder_go_when_the_kernel_shuts_down():
     k = Kernel()
     process = k.manager.provisioner.process
-    dbg = Debugger(k)
+    dbg = Debugger(k.client)
     try:
         prefix = dbg.ok("debugInfo")["body"]["tmpFilePrefix"].rstrip("/")
         dbg.start()

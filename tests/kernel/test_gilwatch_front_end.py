@@ -1,0 +1,84 @@
+"""%%gilwatch while a front end talks to the kernel: JupyterLab's debugger sends Debug Adapter
+`modules` requests on the control channel while cells run (each answered by a thread that calls
+into Python), its completer and inspector send shell requests. The watch gives the figures it
+gives without them: the same shares per thread, nothing left unattributed, the same turns."""
+
+import statistics
+
+import pytest
+from front_end_traffic import FrontEndTraffic
+
+SPINNERS = (
+    "%%gilwatch -o w\n"
+    "import threading, time\n"
+    "def spin(seconds):\n"
+    "    end = time.perf_counter() + seconds\n"
+    "    while time.perf_counter() < end:\n"
+    "        pass\n"
+    "threads = [threading.Thread(target=spin, args=(0.8,), name=f'spinner-{k}') for k in range(2)]\n"
+    "for t in threads: t.start()\n"
+    "for t in threads: t.join()\n"
+)
+
+# Lecture 6's design: a thread multiplying big integers (one multiply is one long turn).
+MULTIPLY = (
+    "%%gilwatch -o w\n"
+    "import threading\n"
+    "def crunch():\n"
+    "    for _ in range(6):\n"
+    "        product = a * b\n"
+    "worker = threading.Thread(target=crunch, name='cruncher')\n"
+    "worker.start()\n"
+    "worker.join()\n"
+)
+
+
+def spinner_figures(kernel):
+    return {"shares": [kernel.eval(f"w.held_share('spinner-{k}')") for k in range(2)],
+            "unattributed": kernel.eval("w.unattributed_share")}
+
+
+def watched(kernel, cell, figures, traffic):
+    if not traffic:
+        kernel.ok(cell, timeout=120)
+        return figures(kernel), 0
+    with FrontEndTraffic(kernel.manager) as sender:
+        kernel.ok(cell, timeout=120)
+        answered = sender.modules_answered
+    return figures(kernel), answered
+
+
+def test_modules_requests_during_a_watch_leave_every_threads_share_as_without_them(kernel):
+    quiet, _ = watched(kernel, SPINNERS, spinner_figures, traffic=False)
+    busy, answered = watched(kernel, SPINNERS, spinner_figures, traffic=True)
+    assert answered > 10, answered  # the requests were answered while the cell ran
+    assert quiet["unattributed"] < 0.02, quiet
+    assert busy["unattributed"] < 0.02, busy  # was about 0.9 when each request made a thread state
+    for before, during in zip(quiet["shares"], busy["shares"]):
+        assert 0.25 < during < 0.75, busy
+        assert during == pytest.approx(before, abs=0.15), (quiet, busy)
+
+
+def test_modules_requests_leave_a_long_multiplys_turns_as_long_as_without_them(kernel):
+    kernel.ok("a, b = 3 ** 2_000_000, 7 ** 1_600_000", timeout=120)
+
+    def cruncher(k):
+        turns = [s["end_ms"] - s["start_ms"] for s in k.eval("w.segments('cruncher')")]
+        return {"share": k.eval("w.held_share('cruncher')"), "median_turn_ms": statistics.median(turns),
+                "unattributed": k.eval("w.unattributed_share")}
+
+    quiet, _ = watched(kernel, MULTIPLY, cruncher, traffic=False)
+    busy, answered = watched(kernel, MULTIPLY, cruncher, traffic=True)
+    assert answered > 0, answered
+    assert busy["unattributed"] < 0.02, busy
+    assert busy["share"] == pytest.approx(quiet["share"], abs=0.2), (quiet, busy)
+    # A multiply is one bytecode: no request can cut its turn short.
+    assert quiet["median_turn_ms"] / 3 < busy["median_turn_ms"] < quiet["median_turn_ms"] * 3, (quiet, busy)
+
+
+def test_completion_and_inspection_asked_during_a_watch_are_answered_after_it(kernel):
+    with FrontEndTraffic(kernel.manager) as sender:
+        kernel.ok(SPINNERS, timeout=120)
+    assert sender.shell_asked > 0
+    assert sender.shell_answered == sender.shell_asked, (sender.shell_answered, sender.shell_asked)
+    assert kernel.eval("w.unattributed_share") < 0.02
