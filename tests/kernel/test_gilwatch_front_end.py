@@ -1,9 +1,10 @@
 """%%gilwatch while a front end talks to the kernel: JupyterLab's debugger sends Debug Adapter
 `modules` requests on the control channel while cells run (each answered by a thread that calls
-into Python), its completer and inspector send shell requests. The watch gives the figures it
+into Python); its completer and inspector send shell requests, answered once the cell is done. The watch gives the figures it
 gives without them: the same shares per thread, nothing left unattributed, the same turns."""
 
 import statistics
+import time
 
 import pytest
 from front_end_traffic import FrontEndTraffic
@@ -42,7 +43,7 @@ def watched(kernel, cell, figures, traffic):
     if not traffic:
         kernel.ok(cell, timeout=120)
         return figures(kernel), 0
-    with FrontEndTraffic(kernel.manager) as sender:
+    with FrontEndTraffic(kernel.client) as sender:
         kernel.ok(cell, timeout=120)
         answered = sender.modules_answered
     return figures(kernel), answered
@@ -77,8 +78,17 @@ def test_modules_requests_leave_a_long_multiplys_turns_as_long_as_without_them(k
 
 
 def test_completion_and_inspection_asked_during_a_watch_are_answered_after_it(kernel):
-    with FrontEndTraffic(kernel.manager) as sender:
-        kernel.ok(SPINNERS, timeout=120)
-    assert sender.shell_asked > 0
-    assert sender.shell_answered == sender.shell_asked, (sender.shell_answered, sender.shell_asked)
+    client = kernel.client
+    with FrontEndTraffic(client):
+        cell = client.execute(SPINNERS)
+        asked = {client.complete("import threading\nthreading.Th", 29): "complete_reply",
+                 client.inspect("threading.Thread", 16): "inspect_reply"}
+        replies = {}
+        deadline = time.monotonic() + 120
+        while len(replies) < 3:
+            reply = client.get_shell_msg(timeout=max(1, deadline - time.monotonic()))
+            replies[reply["parent_header"].get("msg_id")] = reply
+    assert replies[cell]["content"]["status"] == "ok", replies[cell]["content"]
+    for msg_id, reply_type in asked.items():
+        assert replies[msg_id]["msg_type"] == reply_type and replies[msg_id]["content"]["status"] == "ok"
     assert kernel.eval("w.unattributed_share") < 0.02

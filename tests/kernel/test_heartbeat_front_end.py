@@ -29,7 +29,7 @@ def test_modules_requests_leave_the_blame_and_the_gaps_as_without_them(kernel):
     kernel.ok("a, b = 3 ** 2_000_000, 7 ** 1_600_000", timeout=120)
     kernel.ok(CELL, timeout=120)
     quiet = figures(kernel)
-    with FrontEndTraffic(kernel.manager) as sender:
+    with FrontEndTraffic(kernel.client) as sender:
         kernel.ok(CELL, timeout=120)
     busy = figures(kernel)
     assert sender.modules_answered > 0

@@ -1,7 +1,6 @@
-"""What JupyterLab's debugger, completer and inspector send a kernel while a cell runs, from a
-client of their own: Debug Adapter `modules` requests on control, `complete_request` and
-`inspect_request` on shell, as `Debugger` (the one way the tests speak the Debug Adapter
-Protocol over debug_request) and `FrontEndTraffic` (a thread that keeps sending them)."""
+"""What JupyterLab's debugger sends a kernel while a cell runs: Debug Adapter `modules` requests
+on the control channel, as `Debugger` (the one way the tests speak the Debug Adapter Protocol over
+debug_request) and `FrontEndTraffic` (a thread that keeps sending them)."""
 
 import queue
 import threading
@@ -56,45 +55,29 @@ class Debugger:
 
 
 class FrontEndTraffic:
-    """A second client of the kernel `manager` runs, sending a `modules` request every
-    `every_s` while it runs (and a completion and an inspection each tenth time, which
-    the kernel answers once the cell is done): `with FrontEndTraffic(manager) as traffic:`,
-    then `traffic.modules_answered` counts the answered `modules` requests, and after the
-    block `shell_answered` the completions and inspections answered with status ok."""
+    """A thread that sends JupyterLab's debugger `modules` requests on `client`'s control channel
+    every `every_s` (the test's own thread keeps shell and IOPub): `with FrontEndTraffic(client)
+    as traffic:` around a cell, then `traffic.modules_answered` counts the answered requests.
+    The same client, as Lab's: this xeus answers only the first client that connects."""
 
-    def __init__(self, manager, every_s=0.01):
-        self.client = manager.client()
+    def __init__(self, client, every_s=0.01):
+        self.client = client
         self.every_s = every_s
         self.modules_answered = 0
-        self.shell_asked = 0
-        self.shell_answered = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._send, daemon=True)
 
     def __enter__(self):
-        self.client.start_channels()
         self._thread.start()
         return self
 
     def __exit__(self, *exc):
         self._stop.set()
         self._thread.join(timeout=60)
-        deadline = time.monotonic() + 60
-        for _ in range(self.shell_asked):
-            reply = self.client.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-            if reply["content"].get("status") == "ok":
-                self.shell_answered += 1
-        self.client.stop_channels()
 
     def _send(self):
         debugger = Debugger(self.client)
-        sent = 0
         while not self._stop.is_set():
             if debugger.request("modules", {"startModule": 0, "moduleCount": 0}).get("success"):
                 self.modules_answered += 1
-            if sent % 10 == 0:
-                self.client.complete("import threading\nthreading.Th", 30)
-                self.client.inspect("threading.Thread", 16)
-                self.shell_asked += 2
-            sent += 1
             self._stop.wait(self.every_s)
