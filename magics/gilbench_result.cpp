@@ -187,7 +187,9 @@ namespace gillab
         public:
             explicit wall_chart(const options& o) : m_specs(o.worker_specs)
             {
-                m_chart.title = "Wall time by workers (lower is faster)";
+                // Weak scaling gives each worker the same work: the total grows with the workers.
+                m_chart.title = o.weak_scaling ? "Wall time by workers, the same work per worker (flat: it scaled perfectly)"
+                                               : "Wall time by workers, the same total work (lower is faster)";
                 m_chart.x_title = "workers";
                 m_chart.y_title = "median wall time (s)";
                 for (const std::string& spec : o.worker_specs) m_chart.categories.push_back(spec);

@@ -310,6 +310,7 @@ namespace gillab
             result.table.columns = heartbeat_columns(per_interpreter, slow_ms);
             Chart chart;
             chart.kind = Chart::Kind::lines;
+            chart.steps = true;  // a gap or a wait is a span that ends at its tick
             chart.title = "Gaps between heartbeat ticks and GIL waits over time";
             chart.x_title = "time since the heartbeat started (ms)";
             chart.y_title = "gap / wait (ms)";
@@ -359,6 +360,7 @@ namespace gillab
                                     {"over_slow", "over " + ms_text(o.slow_s * 1e3), ""}};
             Chart chart;
             chart.kind = Chart::Kind::lines;
+            chart.steps = true;  // a gap or a wait is a span that ends at its tick
             chart.title = "GIL waits over time";
             chart.x_title = "time since %heartbeat start (ms)";
             chart.y_title = "wait (ms)";

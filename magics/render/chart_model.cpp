@@ -62,6 +62,7 @@ namespace gillab
                                     {"start", segment.start}, {"end", segment.end}});
         }
         return {{"kind", kind_name(chart.kind)},
+                {"steps", chart.kind == Chart::Kind::lines && chart.steps},
                 {"title", chart.title},
                 {"x_title", chart.x_title},
                 {"y_title", chart.y_title},

@@ -160,8 +160,9 @@ namespace gillab
                 encoding["xOffset"] = {{"field", "series"}, {"type", "nominal"}, {"sort", names}};
                 return {{"mark", {{"type", "bar"}, {"tooltip", true}}}, {"encoding", encoding}};
             }
-            return {{"mark", {{"type", "line"}, {"point", true}, {"tooltip", true}}},
-                    {"encoding", encoding}};
+            json mark = {{"type", "line"}, {"point", true}, {"tooltip", true}};
+            if (chart.steps) mark["interpolate"] = "step-before";
+            return {{"mark", mark}, {"encoding", encoding}};
         }
 
         json rule_rows(const Chart& chart)

@@ -78,6 +78,9 @@ namespace gillab
         };
 
         Kind kind = Kind::grouped_bars;
+        // lines only: each point's y held over the span since the series' previous point (a gap
+        // or a wait that ended at x), so it is drawn as a step there, never as a ramp between points.
+        bool steps = false;
         std::string title;
         std::string x_title;
         std::string y_title;

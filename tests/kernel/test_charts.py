@@ -183,3 +183,19 @@ def test_a_sweeps_points_show_their_intervals_row_and_heartbeats_their_own_value
     data, _ = execute_result(kernel.execute("%%heartbeat\nimport time\ntime.sleep(0.2)\n", timeout=60))
     lines = data["application/vnd.vegalite.v5+json"]["layer"][0]
     assert [f["field"] for f in lines["encoding"]["tooltip"]][:1] == ["series"]
+
+
+def test_a_weak_scaling_chart_says_the_work_grows_with_the_workers_and_a_strong_one_lower_is_faster(kernel):
+    line = "%%gilbench --modes threads --workers 1,2 --jobs 2 --repeats 1 --warmup 0"
+    weak, _ = execute_result(kernel.execute(f"{line} --scaling weak\n{CPU_JOB}", timeout=120))
+    strong, _ = execute_result(kernel.execute(f"{line}\n{CPU_JOB}", timeout=120))
+    weak_title = weak["application/vnd.vegalite.v5+json"]["title"]
+    strong_title = strong["application/vnd.vegalite.v5+json"]["title"]
+    assert "same work per worker" in str(weak_title) and "lower is faster" not in str(weak_title), weak_title
+    assert "lower is faster" in str(strong_title), strong_title
+
+
+def test_heartbeat_gaps_are_drawn_as_steps_over_the_time_they_lasted(kernel):
+    data, _ = execute_result(kernel.execute("%%heartbeat\nimport time\ntime.sleep(0.2)\n", timeout=60))
+    lines = [layer for layer in data["application/vnd.vegalite.v5+json"]["layer"] if layer["mark"]["type"] == "line"]
+    assert lines and all(layer["mark"]["interpolate"] == "step-before" for layer in lines), lines

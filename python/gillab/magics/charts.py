@@ -166,7 +166,9 @@ def _draw_lines(fig, model):
     handles = []
     for index, one in enumerate(model.get("series", [])):
         few = len(one["x"]) <= 60
+        # steps: a point's value held since the previous point (chart_model.cpp), drawn flat there
         (line,) = ax.plot(one["x"], one["y"], color=_colour(index), linewidth=1.5,
+                          drawstyle="steps-pre" if model.get("steps") else "default",
                           marker="o" if few else None, markersize=3.5, label=one["name"], zorder=2)
         handles.append(line)
     _number_axis(ax.xaxis)

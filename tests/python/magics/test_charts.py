@@ -4,6 +4,7 @@ its display size, and a kind it does not know refused by name."""
 import io
 
 import pytest
+from matplotlib.figure import Figure
 from PIL import Image
 
 from gillab.magics import charts
@@ -35,3 +36,12 @@ def test_segment_charts_grow_with_their_bands():
 def test_an_unknown_kind_is_refused_by_name():
     with pytest.raises(ValueError, match="no PNG renderer for chart kind 'pie'; known: grouped_bars, lines, segments"):
         charts.render_png(dict(BARS, kind="pie"))
+
+
+def test_a_step_chart_holds_each_gap_since_the_previous_tick_instead_of_ramping_to_it():
+    # ticks 11 ms apart, then one 508 ms late: the long gap spans the time before its tick
+    ticks = dict(LINES, steps=True, series=[{"name": "gap", "x": [11.0, 22.0, 33.0, 541.0], "y": [11.0, 11.0, 11.0, 508.0]}])
+    (line,) = charts._draw_lines(Figure(), ticks).get_lines()
+    assert line.get_drawstyle() == "steps-pre"
+    (plain,) = charts._draw_lines(Figure(), LINES).get_lines()
+    assert plain.get_drawstyle() == "default"

@@ -59,6 +59,17 @@ namespace gillab
         EXPECT_FALSE(gap.contains("labels"));  // lines have too many points to label
     }
 
+    TEST(ChartModel, StepsAreSaidForLinesOnly)
+    {
+        Chart chart;
+        chart.kind = Chart::Kind::lines;
+        EXPECT_EQ(chart_to_model(chart).at("steps"), false);
+        chart.steps = true;
+        EXPECT_EQ(chart_to_model(chart).at("steps"), true);
+        chart.kind = Chart::Kind::grouped_bars;  // bars have no steps to draw
+        EXPECT_EQ(chart_to_model(chart).at("steps"), false);
+    }
+
     TEST(ChartModel, RulesAtNonFiniteHeightsAreLeftOut)
     {
         Chart chart;

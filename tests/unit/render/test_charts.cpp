@@ -180,6 +180,16 @@ namespace gillab
         EXPECT_EQ(layer_with_mark(spec, "bar"), nullptr);
     }
 
+    TEST(ChartVegaLite, StepLinesHoldEachValueSinceThePreviousPointInsteadOfRampingToIt)
+    {
+        Chart chart = latency_lines();
+        EXPECT_FALSE(layer_with_mark(chart_to_vegalite(chart), "line")->at("mark").contains("interpolate"));
+        chart.steps = true;
+        const nlohmann::json* lines = layer_with_mark(chart_to_vegalite(chart), "line");
+        ASSERT_NE(lines, nullptr);
+        EXPECT_EQ(lines->at("mark").at("interpolate"), "step-before");
+    }
+
     TEST(ChartVegaLite, HasOneRowPerFinitePoint)
     {
         Chart chart = speedup_bars();
