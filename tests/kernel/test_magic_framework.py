@@ -99,3 +99,17 @@ def test_result_object_offers_rows_dict_and_dataframe(kernel):
     error = kernel.execute("info.no_such_field")
     assert error.reply["content"]["ename"] == "AttributeError"
     assert "its fields" in error.reply["content"]["evalue"]
+
+
+def test_a_cell_that_defines_a_function_but_not_the_one_the_magic_needs_is_a_usage_error(kernel):
+    # a misspelt `def job` would otherwise be timed as the job: defining jb, over and over
+    cell = "%%gilbench --modes sequential --jobs 2 --repeats 1 --warmup 0\ndef jb(i):\n    return sum(range(10_000))\n"
+    result = kernel.execute(cell)
+    assert result.status == "error"
+    content = result.reply["content"]
+    assert content["ename"] == "UsageError" and "\n" not in content["evalue"], content
+    assert "jb()" in content["evalue"] and "job(i)" in content["evalue"] and "did you mean job" in content["evalue"]
+    assert result.stream("stderr") == ""
+    # a body without any def is still the job
+    kernel.ok("%%gilbench --modes sequential --jobs 2 --repeats 1 --warmup 0 -o r\nsum(range(10_000))\n")
+    assert kernel.eval("1+1") == 2

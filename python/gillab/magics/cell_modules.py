@@ -3,6 +3,7 @@ workers can import it under spawn and forkserver, and a child interpreter (--pyt
 the same file. magics/framework/cell_module.cpp owns one for the length of a magic call."""
 
 import ast
+import difflib
 import importlib
 import linecache
 import os
@@ -52,6 +53,17 @@ def _forget_removed_sources():
             del linecache.cache[stale]
 
 
+def _missing_entry_point(magic, defined, entry_points):
+    """A cell that defines functions, none of them an entry point, meant one (a misspelt
+    `def jb`): timing the whole cell as the job would measure something else, silently."""
+    names = ", ".join(f"{name}()" for name in sorted(defined))
+    wanted = " or ".join(f"{name}(i)" for name in entry_points)
+    hints = [f" (did you mean {match[0]} for {name}?)" for name in sorted(defined)
+             for match in [difflib.get_close_matches(name, entry_points, n=1, cutoff=0.5)] if match]
+    return (f"%{magic}: the cell defines {names} but no {wanted}{hints[0] if hints else ''}: name the "
+            f"function {entry_points[0]}, or write only the job's body (without def)")
+
+
 def write(magic, source, entry_points):
     """Writes the cell as a module; returns (folder, module name, top-level names). A cell
     that defines none of entry_points is the body of the first, a function of `i`."""
@@ -64,6 +76,8 @@ def write(magic, source, entry_points):
     defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     top_level_names = sorted({name for statement in tree.body for name in _bound_names(statement)})
     if not defined & set(entry_points):
+        if defined:
+            raise UsageError(_missing_entry_point(magic, defined, entry_points))
         arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
         job = ast.FunctionDef(name=entry_points[0], args=arguments, body=tree.body or [ast.Pass()], decorator_list=[])
         tree = ast.fix_missing_locations(ast.Module(body=[job], type_ignores=[]))
