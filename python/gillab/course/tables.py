@@ -1,6 +1,18 @@
 """A list of rows as a Markdown table, the one table builder the lectures use."""
 
+import re
+
 from IPython.display import Markdown
+
+# Characters Markdown would read as emphasis, links, HTML or escapes (7**500000 * 11**500000
+# would come out bold); `code spans` are kept as written, so a cell may still show code.
+_SPECIAL = re.compile(r"([\\*_\[\]<>~#])")
+_CODE_SPAN = re.compile(r"(`[^`]*`)")
+
+
+def _escaped(text):
+    parts = _CODE_SPAN.split(text)
+    return "".join(part if _CODE_SPAN.fullmatch(part) else _SPECIAL.sub(r"\\\1", part) for part in parts)
 
 
 def _cell(value, digits):
@@ -10,7 +22,7 @@ def _cell(value, digits):
         return f"{value:.{digits}f}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return _escaped(str(value)).replace("|", "\\|").replace("\n", " ")
 
 
 def table(columns, rows, digits=3):
@@ -18,7 +30,7 @@ def table(columns, rows, digits=3):
     ':' is right-aligned (the colon is dropped); floats get `digits` decimals (one number, or one
     per column), None an empty cell."""
     per_column = list(digits) if isinstance(digits, (list, tuple)) else [digits] * len(columns)
-    heads = [c[:-1] if c.endswith(":") else c for c in columns]
+    heads = [_escaped(c[:-1] if c.endswith(":") else c) for c in columns]
     rules = ["---:" if c.endswith(":") else "---" for c in columns]
     lines = ["| " + " | ".join(heads) + " |", "| " + " | ".join(rules) + " |"]
     for row in rows:

@@ -12,3 +12,10 @@ def test_table_aligns_formats_and_rejects_ragged_rows():
     assert lines[2] == "| threads | 1.235 |" and lines[3] == "| none |  |" and lines[4] == "| jobs | 12,000 |"
     with pytest.raises(ValueError, match="a row has 1 cells for 2 columns"):
         table(["a", "b"], [("only one",)])
+
+
+def test_cells_and_headers_are_text_not_markdown_except_their_code_spans():
+    text = table(["7**2 * 3**2:", "a_b"], [("7**500000 * 11**500000 [x](y) <b>", "`a*b*c` stays code, a|b")]).data
+    lines = text.splitlines()
+    assert lines[0] == "| 7\\*\\*2 \\* 3\\*\\*2 | a\\_b |"
+    assert lines[2] == "| 7\\*\\*500000 \\* 11\\*\\*500000 \\[x\\](y) \\<b\\> | `a*b*c` stays code, a\\|b |"
