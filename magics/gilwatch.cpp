@@ -17,6 +17,7 @@
 #include "instruments/gil_watch.hpp"
 #include "framework/magic_state.hpp"
 #include "render/number_format.hpp"
+#include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
@@ -319,11 +320,12 @@ namespace gillab
         {
             const watch_window window{w.holders.window_s};
             const std::vector<thread_row> rows = ordered_threads(w);
+            const auto shown = std::count_if(rows.begin(), rows.end(), [](const thread_row& r) { return r.entry != nullptr; });
             Result result;
             result.magic = "gilwatch";
             result.table.title = std::string("gilwatch: who held the GIL ") +
                                  (mode == "span" ? "between %gilwatch start and stop" : "while the cell ran") + " (" +
-                                 format_short(window.s) + " s, " + count_text(w.registry->threads().size(), "thread") + ")";
+                                 format_short(window.s) + " s, " + count_text(shown, "thread") + ")";
             result.table.columns = watch_columns();
             nl::json threads = nl::json::array(), lanes = nl::json::array();
             for (const thread_row& row : rows)

@@ -20,6 +20,7 @@
 #include "render/number_format.hpp"
 #include "render/published.hpp"
 #include "framework/py_result.hpp"
+#include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "base/stats.hpp"
@@ -449,8 +450,10 @@ namespace gillab
             // Blame: %%gilwatch's sampler follows the loop's thread while the cell runs.
             std::optional<gil_watch> watch;
             if (o.blame) watch.emplace("heartbeat", default_watch_period_s(), true, true);
+            std::optional<progress_ticker> ticker(std::in_place, "heartbeat", "running the cell");
             const nl::json answer = run_task(turn.target, request(call, o, probe_capacity), "heartbeat", {},
                                              py::dict("namespace"_a = call.user_ns, "gil_probe"_a = native));
+            ticker.reset();
             const gil_probe& probe = native.cast<const gil_probe&>();
             if (watch)
             {

@@ -7,6 +7,7 @@
 #include "framework/args.hpp"
 #include "instruments/budget.hpp"
 #include "framework/runner.hpp"
+#include "framework/progress.hpp"
 #include "framework/py_result.hpp"
 #include "framework/registry.hpp"
 #include "workers/child_interpreter.hpp"
@@ -35,6 +36,7 @@ namespace gillab
         gillab::bind_result(m);
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
+        gillab::bind_progress(m);
         for (const auto& magic : gillab::all_magics())
         {
             if (magic.bind) magic.bind(m);

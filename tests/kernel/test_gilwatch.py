@@ -205,3 +205,22 @@ def test_the_timeline_draws_one_lane_per_thread_that_held_the_gil(kernel):
     assert payload["data"]["mode"] == "cell"
     lanes = {lane["name"]: lane for lane in payload["data"]["lanes"]}
     assert lanes["spinner-0"]["segments"] == kernel.eval("w.segments('spinner-0')")
+
+
+def progress_of(result, magic):
+    """The progress line's display and its updates, in order."""
+    shown = [m for m in result.of_type("display_data")
+             if m["content"]["data"].get("text/plain", "").startswith(f"{magic}: ")]
+    if not shown:
+        return []
+    display_id = shown[0]["content"]["transient"]["display_id"]
+    updates = [m for m in result.of_type("update_display_data") if m["content"]["transient"]["display_id"] == display_id]
+    return [m["content"]["data"]["text/plain"] for m in shown[:1] + updates]
+
+
+def test_a_cell_running_for_seconds_shows_its_progress_and_a_short_one_shows_none(kernel):
+    lines = progress_of(kernel.ok("%%gilwatch\nimport time\ntime.sleep(3.5)\n", timeout=60), "gilwatch")
+    assert len(lines) >= 2, lines  # shown after 2 s, updated each second, and the last word when done
+    assert all(line.startswith("gilwatch: watching the cell, ") for line in lines), lines
+    assert "so far" in lines[0] and "so far" not in lines[-1], lines
+    assert progress_of(kernel.ok("%%gilwatch\npass\n"), "gilwatch") == []

@@ -162,3 +162,14 @@ def test_question_mark_shows_the_manual(kernel):
     result = kernel.ok("%heartbeat?")
     text = [p for p in result.reply["content"]["payload"] if p.get("source") == "page"][0]["data"]["text/plain"]
     assert "start" in text and "--every" in text and "await" in text
+
+
+def test_a_cell_running_for_seconds_shows_its_progress(kernel):
+    result = kernel.ok("%%heartbeat\nimport time\ntime.sleep(3.5)\n", timeout=60)
+    shown = [m["content"] for m in result.of_type("display_data")
+             if m["content"]["data"].get("text/plain", "").startswith("heartbeat: running the cell, ")]
+    assert shown, [m["msg_type"] for m in result.messages]
+    display_id = shown[0]["transient"]["display_id"]
+    updates = [m["content"]["data"]["text/plain"] for m in result.of_type("update_display_data")
+               if m["content"]["transient"]["display_id"] == display_id]
+    assert updates and "so far" not in updates[-1], updates

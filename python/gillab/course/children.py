@@ -69,9 +69,12 @@ def run_json(python, script, *args, gil=None, timeout=60):
     env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
     if gil is not None:
         env["PYTHON_GIL"] = gil
+    import _gillab
     try:
-        done = subprocess.run([*command(python, SCRIPTS), f"{script}.py", *map(str, args)], capture_output=True,
-                              text=True, env=env, timeout=timeout, cwd=SCRIPTS)
+        # a child may run for many seconds: the cell says so while it waits
+        with _gillab.progress(script, f"running in {os.path.basename(python)}"):
+            done = subprocess.run([*command(python, SCRIPTS), f"{script}.py", *map(str, args)], capture_output=True,
+                                  text=True, env=env, timeout=timeout, cwd=SCRIPTS)
     except subprocess.TimeoutExpired:
         print(f"{python}: no answer within {timeout} s (a very busy machine); its row is left out")
         return None
