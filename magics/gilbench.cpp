@@ -210,7 +210,7 @@ namespace gillab
             });
             progress.update("done: " + std::to_string(configs.size() * blocks.size()) + " configurations measured");
             Result result = build_result(blocks, o);
-            add_sandbox_notes(result.table.notes, o.targets);
+            add_interpreter_notes(result.table.notes, o.targets);
             return result;
         }
     }

@@ -16,6 +16,17 @@ namespace gillab
             return {property, std::move(value), why};
         }
 
+        std::string build_note()
+        {
+            return "built with: profile-guided (PGO, --enable-optimizations) and link-time (LTO, --with-lto) "
+                   "optimisation, read from each interpreter's sysconfig (CONFIG_ARGS, compiler flags; in the "
+                   "JSON's build), except Debian's own executables, built PGO+LTO on this architecture by "
+                   "Debian's package build, which leaves those flags out of sysconfig. Together they make pure "
+                   "Python markedly faster, so only interpreters built alike compare versions; the project's "
+                   "3.13 and 3.13t (make free-threaded-python) are built alike, without them "
+                   "(docs/benchmarks.md says why).";
+        }
+
         // --interpreters: every CPython on this machine, asked what it is.
         Result list_interpreters()
         {
@@ -25,7 +36,7 @@ namespace gillab
             result.magic = "gilinfo";
             result.table.title = "CPython interpreters on this machine (usable with --python)";
             result.table.columns = {{"executable", "executable", ""}, {"found_in", "found in", ""}, {"version", "version", ""},
-                                    {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""},
+                                    {"build", "built with", ""}, {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""},
                                     {"python_gil_1", "PYTHON_GIL=1", ""}, {"start_method", "default start method", ""},
                                     {"switch_interval", "switch interval", ""}};
             nl::json found = nl::json::array();
@@ -38,6 +49,8 @@ namespace gillab
                 {
                     const interpreter_info info = probe_interpreter(executable);
                     entry["version"] = info.version;
+                    entry["label"] = info.label();
+                    entry["build"] = info.raw.value("build", nl::json::object());
                     entry["free_threaded_build"] = info.free_threaded_build;
                     entry["gil_enabled"] = info.gil_enabled;
                     entry["default_start_method"] = info.raw.value("default_start_method", "");
@@ -46,7 +59,7 @@ namespace gillab
                     // A free-threaded build can turn the GIL back on (for extensions not ready for it).
                     entry["gil_enabled_with_python_gil_1"] =
                         info.free_threaded_build ? nl::json(probe_interpreter(executable, {{"PYTHON_GIL", "1"}}).gil_enabled) : nl::json(true);
-                    row.insert(row.end(), {info.version, info.free_threaded_build ? "yes" : "no", info.gil_enabled ? "on" : "off",
+                    row.insert(row.end(), {info.version, info.build_text(), info.free_threaded_build ? "yes" : "no", info.gil_enabled ? "on" : "off",
                                            !info.free_threaded_build ? "on (always)"
                                            : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on" : "stays off",
                                            entry["default_start_method"].get<std::string>(),
@@ -55,12 +68,12 @@ namespace gillab
                 catch (const usage_error& error)
                 {
                     entry["error"] = error.what();
-                    row.insert(row.end(), {"did not answer", Cell(), Cell(), Cell(), Cell(), Cell()});
+                    row.insert(row.end(), {"did not answer", Cell(), Cell(), Cell(), Cell(), Cell(), Cell()});
                 }
                 result.table.rows.push_back(row);
                 found.push_back(entry);
             }
-            result.table.notes = {"Searched: PATH, the project's builds (make free-threaded-python), Debian unstable's 3.14 and "
+            result.table.notes = {build_note(), "Searched: PATH, the project's builds (make free-threaded-python), Debian unstable's 3.14 and "
                                   "3.15 (make sid-pythons; run under bubblewrap in their own root) and pyenv's versions. "
                                   "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t, 3.14)."};
             result.data = {{"interpreters", found}};
@@ -92,8 +105,12 @@ namespace gillab
             result.magic = "gilinfo";
             result.table.title = "What decides concurrency in this interpreter";
             result.table.columns = {{"property", "Property", ""}, {"value", "Value", ""}, {"why", "Why it matters", ""}};
+            const interpreter_info kernel = kernel_interpreter_info();
             result.table.rows = {
                 row("Python", implementation + " " + version, executable),
+                row("built with", kernel.build_text(),
+                    "PGO and LTO make pure Python markedly faster: compare interpreters built alike (known from " +
+                        kernel.raw["build"].value("flags_from", std::string("sysconfig")) + ")"),
                 row("free-threaded build", free_threaded_build ? "yes" : "no",
                     "built with --disable-gil (PEP 703); the 't' in python3.13t"),
                 row("GIL enabled", gil_enabled ? "yes" : "no",
@@ -109,6 +126,7 @@ namespace gillab
                 row("available start methods", all_methods, "fork copies the kernel; spawn and forkserver re-import"),
             };
             result.data = facts;
+            result.data["build"] = kernel.raw["build"];
             result.data["switch_interval_ms"] = switch_interval * 1e3;
             return result;
         }

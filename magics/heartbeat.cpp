@@ -496,7 +496,7 @@ namespace gillab
                 all.push_back(run_turn(call, turn, o));
             });
             Result result = heartbeat_result(all, o);
-            add_sandbox_notes(result.table.notes, o.targets);
+            add_interpreter_notes(result.table.notes, o.targets);
             for (const heartbeat_run& run : all)
                 if (run.watch)
                     add_heartbeat_blame(result, *run.watch, {*call.cell, heartbeat_cell_filename, false},

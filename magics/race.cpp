@@ -323,7 +323,7 @@ namespace gillab
             });
             progress.update("done");
             Result result = build_result(all, o);
-            add_sandbox_notes(result.table.notes, o.targets);
+            add_interpreter_notes(result.table.notes, o.targets);
             return result;
         }
     }

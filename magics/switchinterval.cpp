@@ -572,7 +572,7 @@ namespace gillab
             if (!call.args.positionals().empty())
                 throw usage_error("%switchinterval: give a value to set or --sweep to measure, not both");
             Result result = sweep_result(measure_all(o), o);
-            add_sandbox_notes(result.table.notes, o.targets);
+            add_interpreter_notes(result.table.notes, o.targets);
             return result;
         }
     }

@@ -95,7 +95,8 @@ namespace gillab
         {
             interpreter_turn turn{target, "", {}};
             if (target.is_kernel) turn.target.info = kernel_interpreter_info();
-            turn.label = turn.target.info.label() + " (" + (target.is_kernel ? std::string("kernel") : target.requested) + ")";
+            // Version and build, no path (add_interpreter_notes says where each one is).
+            turn.label = (target.is_kernel ? "kernel " : "") + turn.target.info.label();
             const std::string label = turn.label;
             if (progress) turn.progress = [progress, label](const std::string& status) { progress->update(label + ": " + status); };
             else turn.progress = [](const std::string&) {};

@@ -46,7 +46,7 @@ namespace gillab
     struct interpreter_turn
     {
         measurement_target target;  // the kernel's with its own description filled in
-        std::string label;          // "3.11.2 (kernel)", "3.13.5t (3.13t)"
+        std::string label;          // "kernel 3.11.2 (Debian, PGO+LTO)", "3.13.5t (project build, no PGO/LTO, GIL off)"
         status_callback progress;   // shows a status on the progress line, after the label
     };
 

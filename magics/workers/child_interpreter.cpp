@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <set>
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -395,11 +396,25 @@ namespace gillab
         }
     }
 
+    std::string interpreter_info::build_text() const
+    {
+        const nl::json build = raw.value("build", nl::json::object());
+        if (!build.is_object() || !build.contains("pgo")) return "build unknown";
+        const bool pgo = build.value("pgo", false), lto = build.value("lto", false);
+        std::string text = pgo && lto ? "PGO+LTO" : pgo ? "PGO" : lto ? "LTO" : "no PGO/LTO";
+        if (build.value("debug", false)) text += ", debug";
+        return text;
+    }
+
     std::string interpreter_info::label() const
     {
-        std::string text = version + (free_threaded_build ? "t" : "");
-        if (free_threaded_build) text += gil_enabled ? " (free-threaded build, GIL on)" : " (free-threaded, GIL off)";
-        return text;
+        const std::string vendor = raw.value("build", nl::json::object()).value("vendor", "");
+        std::string origin = interpreter_origin(executable);
+        if (vendor == "Debian") origin = runs_in_sid_root(executable) ? "Debian unstable" : "Debian";
+        else if (origin == "PATH" || origin.empty()) origin.clear();
+        std::string text = version + (free_threaded_build ? "t" : "") + " (" + (origin.empty() ? "" : origin + ", ") + build_text();
+        if (free_threaded_build) text += gil_enabled ? ", GIL on" : ", GIL off";
+        return text + ")";
     }
 
     std::string runners_directory()
@@ -448,15 +463,26 @@ namespace gillab
         return executable.rfind(sid_root_folder() + "/", 0) == 0;
     }
 
-    void add_sandbox_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets)
+    void add_interpreter_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets)
     {
+        std::set<std::string> builds;
+        std::string build_list;
         for (const measurement_target& target : targets)
         {
-            if (target.is_kernel || !runs_in_sid_root(target.info.executable)) continue;
-            notes.push_back(target.requested + ": Debian unstable's own " + target.info.version +
-                            ", run in its root file system (" + sid_root_folder() +
-                            ", make sid-pythons) under bubblewrap: same kernel and CPUs, its own libraries.");
+            const interpreter_info info = target.is_kernel ? kernel_interpreter_info() : target.info;
+            if (builds.insert(info.build_text()).second) build_list += (build_list.empty() ? "" : "; ") + info.build_text();
+            if (target.is_kernel) continue;
+            notes.push_back(info.label() + ": " + info.executable +
+                            (target.requested != info.executable ? " (asked for as " + target.requested + ")" : ""));
+            if (runs_in_sid_root(info.executable))
+                notes.push_back(info.label() + ": Debian unstable's own " + info.version +
+                                ", run in its root file system (" + sid_root_folder() +
+                                ", make sid-pythons) under bubblewrap: same kernel and CPUs, its own libraries.");
         }
+        if (builds.size() > 1)
+            notes.push_back("builds differ (" + build_list + "): between interpreters compiled differently, a "
+                            "difference in speed is partly the compiler's, not only the version's; only builds "
+                            "alike compare versions (%gilinfo --interpreters shows how each was built).");
     }
 
     std::string interpreter_origin(const std::string& executable)

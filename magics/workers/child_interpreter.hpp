@@ -33,9 +33,12 @@ namespace gillab
         std::string version;  // "3.9.18"
         bool free_threaded_build = false;
         bool gil_enabled = true;
-        nl::json raw;  // everything the probe reported
+        nl::json raw;  // everything the probe reported (its "build": how it was compiled)
 
-        // "3.13.5t (free-threaded, GIL off)", "3.9.18"
+        // How it was compiled, for people: "PGO+LTO", "no PGO/LTO", "PGO+LTO, debug".
+        std::string build_text() const;
+        // Version and build, never a path: "3.11.2 (Debian, PGO+LTO)",
+        // "3.13.5t (project build, no PGO/LTO, GIL off)", "3.9.18 (pyenv, no PGO/LTO)".
         std::string label() const;
     };
 
@@ -71,8 +74,10 @@ namespace gillab
     std::vector<std::string> interpreter_command(const std::string& executable, const std::vector<std::string>& writable = {},
                                                  const std::string& workdir = "");
 
-    // Adds to a magic's table notes one note per target measured that way.
-    void add_sandbox_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets);
+    // Adds to a magic's table notes, when it measured other interpreters, where each one is
+    // (labels carry no path), one note per target run under bubblewrap, and when their builds
+    // differ, that a speed difference between them is partly the build's.
+    void add_interpreter_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets);
 
     // What the kernel's own interpreter is, described as a probe describes a child.
     interpreter_info kernel_interpreter_info();

@@ -52,3 +52,32 @@ def test_gilinfo_interpreters_shows_the_free_threaded_build(kernel):
 def test_python_names_resolve_to_the_project_builds(kernel):
     kernel.ok("%%race --python 3.13t --threads 1 --iterations 10 --runs 1 --modes unlocked -o r\nn = 0\nn += 1\n")
     assert kernel.eval("r.interpreters[0]['interpreter']['executable']") == FREE_THREADED
+
+
+def test_gilinfo_interpreters_says_how_each_was_built(kernel):
+    result = kernel.ok("%gilinfo --interpreters -o found")
+    found = [entry for entry in kernel.eval("found.interpreters") if "error" not in entry]
+    for entry in found:
+        assert {"pgo", "lto", "debug", "free_threaded", "flags_from", "config_args"} <= set(entry["build"]), entry
+        assert entry["build"]["free_threaded"] == entry["free_threaded_build"]
+        assert "/" not in entry["label"] and entry["label"].startswith(entry["version"]), entry
+    mine = next(entry for entry in found if entry["kernel"])
+    # Debian's executable: PGO+LTO by its package build, which sysconfig does not record
+    assert mine["build"]["pgo"] and mine["build"]["lto"] and "Debian" in mine["build"]["flags_from"], mine["build"]
+    assert mine["label"].endswith("(Debian, PGO+LTO)"), mine["label"]
+    assert "built with" in result.value() and "PGO+LTO" in result.value()
+
+
+def test_gilinfo_names_the_kernels_build(kernel):
+    kernel.ok("%gilinfo -o info")
+    build = kernel.eval("info.build")
+    assert build["pgo"] and build["lto"] and not build["debug"], build
+
+
+@needs_default_build
+def test_the_project_builds_are_built_alike_and_say_so(kernel):
+    kernel.ok("%gilinfo --interpreters -o found")
+    by_path = {entry["executable"]: entry for entry in kernel.eval("found.interpreters")}
+    builds = [by_path[python]["build"] for python in (DEFAULT_BUILD, FREE_THREADED) if python in by_path]
+    assert builds and all((b["pgo"], b["lto"]) == (builds[0]["pgo"], builds[0]["lto"]) for b in builds), builds
+    assert "project build" in by_path[DEFAULT_BUILD]["label"]
