@@ -342,7 +342,8 @@ namespace gillab
             const interpreter_rows& b = blocks[index];
             interpreters.push_back(interpreter_record(b));
             // Several interpreters: each one's series and sequential line named after it.
-            const std::string by = blocks.size() > 1 ? " · " + b.target.requested : "";
+            // The label (version and build), never the path the student may have typed.
+            const std::string by = blocks.size() > 1 ? " · " + b.label : "";
             for (const measured& m : b.rows)
             {
                 const row_figures f = figures_of(b, m, o, figures);
