@@ -65,8 +65,8 @@ def test_without_a_gil_the_probe_waits_less_than_with_one(kernel):
     result = kernel.execute(f"%%heartbeat --python {GIL_CHILD},{FREE_THREADED} -o hb\n{CPU_AGAINST_A_THREAD}",
                             timeout=180)
     assert result.status == "ok", result.reply["content"]
-    with_gil = kernel.eval(f"hb.interpreters[0]['gil']['wait_ms']['median']")
-    without = kernel.eval(f"hb.interpreters[1]['gil']['wait_ms']['median']")
+    with_gil = kernel.eval("hb.interpreters[0]['gil']['wait_ms']['median']")
+    without = kernel.eval("hb.interpreters[1]['gil']['wait_ms']['median']")
     assert without < with_gil, (without, with_gil)
     assert "wake-ups, no GIL" in result.value()
 

@@ -8,14 +8,15 @@ from .tables import table
 # label: (set-up, the one call), names starting with _ so that no notebook variable is touched;
 # sizes as published where an article gave one.
 CALLS = {
-    "one multiply 7**500000 * 11**500000 (as published)": ("_FACTORS = (7 ** 500_000, 11 ** 500_000)",
-                                                            "_FACTORS[0] * _FACTORS[1]"),
+    "one multiply 7**500000 * 11**500000 (as published)":
+        ("_FACTORS = (7 ** 500_000, 11 ** 500_000)", "_FACTORS[0] * _FACTORS[1]"),
     "sorted() of {n:,} floats": ("import random\n_DATA = [random.random() for _ in range({n})]", "sorted(_DATA)"),
-    "a regex that backtracks: (a+)+$ on {k} a's and a b": ("import re\n_PATTERN = re.compile(r'(a+)+$')\n_TEXT = 'a' * {k} + 'b'",
-                                                          "_PATTERN.match(_TEXT)"),
-    "pickle.loads of {m:,} small dicts": ("import pickle\n_BLOB = pickle.dumps([{{'k': i, 'v': str(i)}} for i in range({m})])",
-                                          "pickle.loads(_BLOB)"),
-    "json.dumps of {m:,} small dicts": ("import json\n_ITEMS = [{{'k': i, 'v': str(i)}} for i in range({m})]", "json.dumps(_ITEMS)"),
+    "a regex that backtracks: (a+)+$ on {k} a's and a b":
+        ("import re\n_PATTERN = re.compile(r'(a+)+$')\n_TEXT = 'a' * {k} + 'b'", "_PATTERN.match(_TEXT)"),
+    "pickle.loads of {m:,} small dicts":
+        ("import pickle\n_BLOB = pickle.dumps([{{'k': i, 'v': str(i)}} for i in range({m})])", "pickle.loads(_BLOB)"),
+    "json.dumps of {m:,} small dicts":
+        ("import json\n_ITEMS = [{{'k': i, 'v': str(i)}} for i in range({m})]", "json.dumps(_ITEMS)"),
 }
 
 
@@ -28,7 +29,8 @@ def measure(n=2_000_000, k=20, m=300_000):
     for label, (setup, call) in CALLS.items():
         sizes = {"n": n, "k": k, "m": m}
         shell.ex(setup.format(**sizes))  # before the probe starts: building the data is not the call
-        body = "import time as _time\n_started = _time.perf_counter()\n" + call + "\n_gillab_call_s = _time.perf_counter() - _started\n"
+        body = ("import time as _time\n_started = _time.perf_counter()\n" + call
+                + "\n_gillab_call_s = _time.perf_counter() - _started\n")
         result = shell.run_cell_magic("heartbeat", "", body)
         for name in ("_FACTORS", "_DATA", "_PATTERN", "_TEXT", "_BLOB", "_ITEMS"):
             shell.user_ns.pop(name, None)  # the data of one call is not kept in the notebook

@@ -79,7 +79,8 @@ def _gilbench():
                 "rows": [row(mode, w, cpu["jobs"], wall) for mode, walls in cpu["wall_s"].items() for w, wall in walls.items()]},
         "io": {"source": f"{lecture5}, median of 5; the default pool there had min(32, 8+4) = "
                          f"{io['default_pool_workers']} workers; peak RSS from getrusage", "rows": io_rows},
-        "sleep": {"source": f"{russian}; x{scaling_io['speedup']['8']:.2f} with 8 threads in \"{source('thread_scaling_io')['title']}\" "
+        "sleep": {"source": f"{russian}; x{scaling_io['speedup']['8']:.2f} with 8 threads in "
+                            f"\"{source('thread_scaling_io')['title']}\" "
                             f"(3.13.2, macOS, 12 cores, {scaling_io['sleep_s']:g} s sleeps)",
                   "rows": [row("sequential", 1, sleeps["sleeps"], sleeps["sequential_s"]),
                            row("threads", 8, sleeps["sleeps"], sleeps["threads_s"], sleeps["speedup"])]},
@@ -94,7 +95,8 @@ def _gilbench():
 
 def _switchinterval():
     dial, probe, owner, long_c = (figure(n) for n in ("latency_dial", "yield_probe", "ownership", "long_c_op"))
-    medians = [{"probe": "sleep", "interval_s": float(k[:-2]) / 1000, "median_ms": v["median_ms"]} for k, v in dial["rows"].items()]
+    medians = [{"probe": "sleep", "interval_s": float(k[:-2]) / 1000, "median_ms": v["median_ms"]}
+               for k, v in dial["rows"].items()]
     medians += [{"probe": "yield", "interval_s": float(k[:-2]) / 1000, "median_ms": v["median_ms"]}
                 for k, v in probe["rows"].items() if "median_ms" in v]
 
@@ -139,7 +141,8 @@ def _race():
                  f"{_n(f311['call'][0])} of {_n(race['expected'])}; the Lock cost {u0}-{u1} s unlocked vs {l0:.2f}-{l1:.2f} s "
                  "locked on 3.9."),
         "chart_rules": [[f"published 3.9: {low}% lost", float(low)], [f"published 3.9: {high}% lost", float(high)]],
-        "data": {"source": f"{source('race')['title']} (lecture 5)", "machine": "Apple M1 Pro; 3.9.6 native, 3.11.4 under Rosetta 2",
+        "data": {"source": f"{source('race')['title']} (lecture 5)",
+                 "machine": "Apple M1 Pro; 3.9.6 native, 3.11.4 under Rosetta 2",
                  "threads": race["threads"], "iterations": race["iterations"], "expected": race["expected"],
                  "got_3_9": f39["in-place"], "lost_percent_3_9": [low, high], "got_3_11": f311["in-place"],
                  "got_with_call_3_9": f39["call"][0], "got_with_call_3_11": f311["call"][0],

@@ -50,7 +50,7 @@ def busy_note(results, lead="", least_share=0.7):
     if share >= least_share:
         return ""
     return lead + (f"Note: the machine was busy during this measurement: sequential code got only {share:.2f} of "
-            "a core, so speed-ups measured now understate what an idle machine gives. Rerun when it is quieter.")
+                   "a core, so speed-ups measured now understate what an idle machine gives. Rerun when it is quieter.")
 
 
 def wall_at_least(result, mode, workers_spec, jobs):

@@ -15,7 +15,6 @@ class FakeBench:
         self.rows = [{"mode": mode, "workers": workers, "cores_used": (cores or {}).get(mode, 1.0)}
                      for (mode, workers, _jobs) in walls]
 
-
     def speedup(self, mode, workers=1):
         if (mode, workers) not in self.speedups:
             raise KeyError(f"no run for mode '{mode}' with {workers} workers")

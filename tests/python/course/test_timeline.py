@@ -1,8 +1,6 @@
 """gillab.course.timeline: lecture 5's record of tasks."""
 
 
-
-
 def test_timeline_notes_in_order_and_finds_the_first_matching_entry():
     from gillab.course.timeline import Timeline
     timeline = Timeline()
