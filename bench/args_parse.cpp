@@ -17,11 +17,7 @@ namespace
     arg_parser gilbench_sized()
     {
         return arg_parser("gilbench", "Options shaped as %%gilbench's.",
-                          {{"preset", 'p', "NAME", ""}, {"modes", 'm', "MODE,...", ""}, {"workers", 'w', "N,...", ""},
-                           {"jobs", 'n', "N,...", ""}, {"repeats", 'r', "N", ""}, {"warmup", 0, "N", ""},
-                           {"scaling", 0, "strong|weak", ""}, {"start-method", 0, "METHOD", ""},
-                           {"startup", 0, "included|apart", ""}, {"budget", 0, "DURATION", ""}, {"memory", 0, "", ""},
-                           {"python", 0, "PATH_OR_NAME,...", ""}, {"out", 'o', "NAME", ""}});
+                          {{"preset", 'p', "NAME", ""}, {"modes", 'm', "MODE,...", ""}, {"workers", 'w', "N,...", ""}, {"jobs", 'n', "N,...", ""}, {"repeats", 'r', "N", ""}, {"warmup", 0, "N", ""}, {"scaling", 0, "strong|weak", ""}, {"start-method", 0, "METHOD", ""}, {"startup", 0, "included|apart", ""}, {"budget", 0, "DURATION", ""}, {"memory", 0, "", ""}, {"python", 0, "PATH_OR_NAME,...", ""}, {"out", 'o', "NAME", ""}});
     }
 
     // The thread's CPU time: on a shared, loaded machine close to what the
@@ -62,8 +58,13 @@ int main(int argc, char** argv)
     {
         const std::string text = line;
         std::printf("\"%s\": %.3f, ", name, median_us(rounds, calls, [&] {
-            try { parser.parse(text); } catch (const usage_error&) {}
-        }));
+                        try
+                        {
+                            parser.parse(text);
+                        }
+                        catch (const usage_error&)
+                        {}
+                    }));
     }
     std::printf("\"first parse of a new parser (--workers 1)\": %.3f}\n",
                 median_us(rounds, calls / 10, [] { gilbench_sized().parse("--workers 1"); }));

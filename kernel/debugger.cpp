@@ -27,8 +27,9 @@ namespace gillab
             {
                 // Lab asks for the loaded modules after every cell, started or not; an empty
                 // reply breaks its debugger panel.
-                register_request_handler("modules", [](const nl::json& message) { return modules_request(message); },
-                                         false);
+                register_request_handler(
+                    "modules", [](const nl::json& message) { return modules_request(message); },
+                    false);
             }
 
         private:
@@ -43,8 +44,7 @@ namespace gillab
                                                        arguments.value("moduleCount", 0))
                                .cast<nl::json>();
                 }
-                return {{"type", "response"}, {"request_seq", message["seq"]}, {"success", true},
-                        {"command", message["command"]}, {"body", body}};
+                return {{"type", "response"}, {"request_seq", message["seq"]}, {"success", true}, {"command", message["command"]}, {"body", body}};
             }
         };
     }
@@ -68,7 +68,9 @@ namespace gillab
         class control_thread_debugger : public xeus::xdebugger
         {
         public:
-            explicit control_thread_debugger(std::unique_ptr<xeus::xdebugger> inner) : m_inner(std::move(inner)) {}
+            explicit control_thread_debugger(std::unique_ptr<xeus::xdebugger> inner)
+                : m_inner(std::move(inner))
+            {}
 
         private:
             nl::json process_request_impl(const nl::json& header, const nl::json& message) override

@@ -203,7 +203,8 @@ namespace gillab
         info["implementation"] = "gillab";
         info["implementation_version"] = version;
         info["banner"] = "gillab " + std::string(version) + ": a Python kernel that measures the GIL\n"
-                         "Python " + python_version + ", xeus " +
+                                                            "Python " +
+                         python_version + ", xeus " +
                          dotted(XEUS_VERSION_MAJOR, XEUS_VERSION_MINOR, XEUS_VERSION_PATCH) + ", xeus-python " +
                          dotted(XPYT_VERSION_MAJOR, XPYT_VERSION_MINOR, XPYT_VERSION_PATCH) +
                          "\nMagics: %gilinfo (more with %lsmagic)";

@@ -22,8 +22,7 @@ namespace gillab
         // gate's counter (under its mutex) and a per-process random prefix.
         std::string process_prefix()
         {
-            static const std::string prefix = []
-            {
+            static const std::string prefix = [] {
                 std::random_device device;
                 std::ostringstream out;
                 out << std::hex << device() << device();
@@ -112,8 +111,7 @@ namespace gillab
         {
             // The publisher thread sends on its own; give it time to put the
             // reply and the idle status on the wire.
-            std::thread([]
-            {
+            std::thread([] {
                 std::this_thread::sleep_for(std::chrono::milliseconds(200));
                 end_process();
             }).detach();

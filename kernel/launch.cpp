@@ -117,8 +117,7 @@ namespace gillab
                              nl::json::error_handler_t::replace);
         iopub_gate::instance()->set_before_publish([] { the_capture->drain(); });
         // Magics whose cell runs on the shell thread show their progress from a thread of their own.
-        set_any_thread_publisher([](const std::string& msg_type, nl::json content)
-        {
+        set_any_thread_publisher([](const std::string& msg_type, nl::json content) {
             if (iopub_gate* gate = iopub_gate::instance()) gate->publish_from_any_thread(msg_type, std::move(content));
         });
         kernel.start();

@@ -116,7 +116,9 @@ namespace gillab
     {
         for (const stream& s : m_streams)
         {
-            struct stat pipe_end {}, target {};
+            struct stat pipe_end
+            {
+            }, target{};
             if (s.write_fd < 0 || fstat(s.write_fd, &pipe_end) != 0)
             {
                 continue;  // the capture's own end was closed: nothing to put back

@@ -37,8 +37,7 @@ namespace gillab
             xeus::xinterpreter& interpreter = xeus::get_interpreter();
             std::string value;
             bool answered = false;
-            interpreter.register_input_handler([&](const std::string& reply)
-            {
+            interpreter.register_input_handler([&](const std::string& reply) {
                 value = reply;
                 answered = true;
             });

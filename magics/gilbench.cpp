@@ -46,8 +46,7 @@ namespace gillab
             return arg_parser(
                 "gilbench",
                 manual("gilbench", {{"presets", gilbench_presets_help()}}),
-                {{"preset", 'p', "NAME", "one of the course's tables: " + join_names(gilbench_preset_names()) +
-                                             " (see Presets above)"},
+                {{"preset", 'p', "NAME", "one of the course's tables: " + join_names(gilbench_preset_names()) + " (see Presets above)"},
                  {"modes", 'm', "MODE,...", "sequential, threads, processes, asyncio (default: all that the cell supports)"},
                  {"workers", 'w', "N|default|per-job,...",
                   "worker counts (default 1,2,4,8). default = the library's own default: ThreadPoolExecutor's "
@@ -89,7 +88,7 @@ namespace gillab
                     throw usage_error("%gilbench: mode " + mode + " needs `def job(i)` in the cell (it defines only ajob)");
             }
             o.worker_specs = from("workers").integers_or_words("workers", {"1", "2", "4", "8"}, 1, max_workers,
-                                                              {"default", "per-job"});
+                                                               {"default", "per-job"});
             o.jobs = from("jobs").integers("jobs", {8}, 1, 1000000);
             o.repeats = from("repeats").integer("repeats", 3, 1, 1000);
             o.warmup = from("warmup").integer("warmup", 1, 0, 100);
@@ -113,10 +112,8 @@ namespace gillab
         std::vector<configuration> plan(const options& o)
         {
             std::vector<configuration> configs;
-            auto seen = [&](const configuration& c)
-            {
-                return std::any_of(configs.begin(), configs.end(), [&](const configuration& k)
-                                   { return k.mode == c.mode && k.workers == c.workers && k.jobs == c.jobs; });
+            auto seen = [&](const configuration& c) {
+                return std::any_of(configs.begin(), configs.end(), [&](const configuration& k) { return k.mode == c.mode && k.workers == c.workers && k.jobs == c.jobs; });
             };
             for (const std::string& mode : o.modes)
             {
@@ -175,7 +172,8 @@ namespace gillab
             if (empty_cell && !preset)
             {
                 throw usage_error("%%gilbench needs a cell (define job(i) / async def ajob(i), or write the job's body) "
-                                  "or --preset NAME (" + join_names(gilbench_preset_names()) + ")");
+                                  "or --preset NAME (" +
+                                  join_names(gilbench_preset_names()) + ")");
             }
             std::vector<measurement_target> targets = resolve_interpreters(typed.text("python", ""), "gilbench");
             cell_module cell("gilbench", empty_cell ? preset_job_source(*preset) : *call.cell, {"job", "ajob"});
@@ -192,8 +190,7 @@ namespace gillab
             const std::vector<configuration> configs = plan(o);
             progress_line progress("gilbench");
             std::vector<interpreter_rows> blocks;
-            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
-            {
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn) {
                 interpreter_rows b{turn.target, turn.label, {}, {}, {}};
                 // The kernel alone: its progress without the label.
                 const status_callback report = turn.target.is_kernel && !o.python_given

@@ -30,7 +30,7 @@ namespace gillab
         {
             std::vector<std::string> modes;
             std::vector<std::string> worker_specs;  // as typed: "4", "default", "per-job"
-            std::vector<long long> jobs;            // one table block per count
+            std::vector<long long> jobs;  // one table block per count
             long long repeats;
             long long warmup;
             bool weak_scaling;
@@ -43,16 +43,16 @@ namespace gillab
             const gilbench_preset* preset = nullptr;
             bool preset_job = false;  // the cell was empty: the preset's own job runs
             std::vector<measurement_target> targets;  // --python (the kernel alone by default)
-            bool python_given = false;                // then the table names the interpreter of each row
+            bool python_given = false;  // then the table names the interpreter of each row
         };
 
         struct configuration
         {
             std::string mode;
-            long long workers;         // resolved count
+            long long workers;  // resolved count
             std::string workers_spec;  // what it came from
-            long long jobs;            // jobs in one run
-            long long base_jobs;       // the --jobs value (per worker under weak scaling)
+            long long jobs;  // jobs in one run
+            long long base_jobs;  // the --jobs value (per worker under weak scaling)
         };
 
         struct peak_memory
@@ -70,7 +70,7 @@ namespace gillab
             std::vector<double> cpus;
             bool results_match = true;
             bool over_budget = false;  // a run was stopped
-            bool skipped = false;      // not run: fewer jobs already went over budget
+            bool skipped = false;  // not run: fewer jobs already went over budget
             peak_memory memory;
             std::vector<std::string> flags;
             summary wall;  // filled by summarize_runs
@@ -84,9 +84,8 @@ namespace gillab
             std::string label;  // "3.13.5t (free-threaded, GIL off) (3.13t)", "3.11.2 (kernel)"
             std::vector<measured> rows;
             std::map<long long, double> sequential_walls;  // by --jobs value
-            std::string start_method;                      // what its pools used, as its runner says
+            std::string start_method;  // what its pools used, as its runner says
         };
-
 
         // Runs every configuration with runners/task_gilbench.py, in this kernel
         // (its native thread pool and budget watchdog) or in a child of `target`:

@@ -27,14 +27,9 @@ namespace gillab
             nl::json planned = nl::json::array();
             for (const configuration& c : configs)
             {
-                planned.push_back({{"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec},
-                                   {"jobs", c.jobs}, {"base_jobs", c.base_jobs}});
+                planned.push_back({{"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec}, {"jobs", c.jobs}, {"base_jobs", c.base_jobs}});
             }
-            return {{"task", "gilbench"}, {"folder", cell.folder()}, {"module", cell.name()},
-                    {"configs", planned}, {"repeats", o.repeats}, {"warmup", o.warmup},
-                    {"budget_s", o.budget_s}, {"start_method", o.start_method},
-                    {"startup_included", o.startup_included}, {"weak_scaling", o.weak_scaling},
-                    {"memory", o.memory}};
+            return {{"task", "gilbench"}, {"folder", cell.folder()}, {"module", cell.name()}, {"configs", planned}, {"repeats", o.repeats}, {"warmup", o.warmup}, {"budget_s", o.budget_s}, {"start_method", o.start_method}, {"startup_included", o.startup_included}, {"weak_scaling", o.weak_scaling}, {"memory", o.memory}};
         }
 
         gilbench::peak_memory memory_of(const nl::json& figures, const std::string& mode)

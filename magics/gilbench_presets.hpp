@@ -29,13 +29,13 @@ namespace gillab
     struct gilbench_preset
     {
         std::string name;
-        std::string summary;     // one line for %%gilbench?
-        std::string options;     // defaults; options the student gives win
+        std::string summary;  // one line for %%gilbench?
+        std::string options;  // defaults; options the student gives win
         // Physical limits: a job that waits wait_s can't finish sooner;
         // CPU-bound work can't go faster than one core per worker.
         std::optional<double> wait_s;
         bool cpu_bound = false;
-        std::string job;         // the cell run when the student writes none
+        std::string job;  // the cell run when the student writes none
         preset_figures published;  // the course's figures for its own job (none: empty)
     };
 

@@ -120,10 +120,7 @@ namespace gillab
         {
             std::vector<Column> out;
             if (o.python_given) out.push_back({"python", "python", ""});
-            out.insert(out.end(), {{"mode", "mode", ""}, {"workers", "workers", ""}, {"jobs", "jobs", ""},
-                                   {"wall_median", "wall median", "s"}, {"wall_iqr", "spread (IQR)", "s"},
-                                   {"speedup", "speed-up", "x"}, {"cpu_median", "CPU", "s"},
-                                   {"cores_used", "cores used", ""}});
+            out.insert(out.end(), {{"mode", "mode", ""}, {"workers", "workers", ""}, {"jobs", "jobs", ""}, {"wall_median", "wall median", "s"}, {"wall_iqr", "spread (IQR)", "s"}, {"speedup", "speed-up", "x"}, {"cpu_median", "CPU", "s"}, {"cores_used", "cores used", ""}});
             if (o.memory) out.push_back({"peak_rss", "peak RSS", "MiB"});
             if (shown.limit) out.push_back({"fastest_possible", "fastest possible", "s"});
             if (shown.published_wall) out.push_back({"published_wall", "published", "s"});
@@ -140,8 +137,8 @@ namespace gillab
             Row row;
             if (o.python_given) row.push_back(b.label);
             row.insert(row.end(), {c.mode, static_cast<std::int64_t>(c.workers), static_cast<std::int64_t>(c.jobs),
-                       f.timed ? Cell{m.wall.median} : Cell{}, f.timed ? Cell{m.wall.iqr()} : Cell{},
-                       number_or_blank(f.speedup), f.timed ? Cell{m.cpu.median} : Cell{}, number_or_blank(f.cores)});
+                                   f.timed ? Cell{m.wall.median} : Cell{}, f.timed ? Cell{m.wall.iqr()} : Cell{},
+                                   number_or_blank(f.speedup), f.timed ? Cell{m.cpu.median} : Cell{}, number_or_blank(f.cores)});
             if (o.memory) row.push_back(number_or_blank(f.rss_mib));
             if (shown.limit) row.push_back(number_or_blank(f.limit));
             if (shown.published_wall) row.push_back(f.published ? number_or_blank(f.published->wall_s) : Cell{});
@@ -156,16 +153,7 @@ namespace gillab
                             const options& o)
         {
             const configuration& c = m.config;
-            nl::json run = {{"python", b.label}, {"requested", b.target.requested}, {"interpreter_index", index},
-                            {"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec},
-                            {"jobs", c.jobs}, {"base_jobs", c.base_jobs},
-                            {"wall_s", f.timed ? to_json(m.wall) : nl::json(nullptr)},
-                            {"cpu_s", f.timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls},
-                            {"cpu_runs_s", m.cpus},
-                            {"speedup", number_or_null(f.speedup)}, {"cores_used", number_or_null(f.cores)},
-                            {"over_budget", m.over_budget}, {"skipped", m.skipped},
-                            {"results_match", f.timed ? nl::json(m.results_match) : nl::json(nullptr)},
-                            {"flags", m.flags}, {"fastest_possible_s", number_or_null(f.limit)}};
+            nl::json run = {{"python", b.label}, {"requested", b.target.requested}, {"interpreter_index", index}, {"mode", c.mode}, {"workers", c.workers}, {"workers_spec", c.workers_spec}, {"jobs", c.jobs}, {"base_jobs", c.base_jobs}, {"wall_s", f.timed ? to_json(m.wall) : nl::json(nullptr)}, {"cpu_s", f.timed ? to_json(m.cpu) : nl::json(nullptr)}, {"wall_runs_s", m.walls}, {"cpu_runs_s", m.cpus}, {"speedup", number_or_null(f.speedup)}, {"cores_used", number_or_null(f.cores)}, {"over_budget", m.over_budget}, {"skipped", m.skipped}, {"results_match", f.timed ? nl::json(m.results_match) : nl::json(nullptr)}, {"flags", m.flags}, {"fastest_possible_s", number_or_null(f.limit)}};
             if (o.memory)
             {
                 run["peak_rss_bytes"] = number_or_null(m.memory.peak_rss_bytes);
@@ -185,7 +173,8 @@ namespace gillab
         class wall_chart
         {
         public:
-            explicit wall_chart(const options& o) : m_specs(o.worker_specs)
+            explicit wall_chart(const options& o)
+                : m_specs(o.worker_specs)
             {
                 // Weak scaling gives each worker the same work: the total grows with the workers.
                 m_chart.title = o.weak_scaling ? "Wall time by workers, the same work per worker (flat: it scaled perfectly)"
@@ -310,19 +299,12 @@ namespace gillab
         {
             nl::json requested = nl::json::array();
             for (const interpreter_rows& b : blocks) requested.push_back(b.target.requested);
-            return {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs},
-                    {"repeats", o.repeats}, {"warmup", o.warmup},
-                    {"scaling", o.weak_scaling ? "weak" : "strong"},
-                    {"start_method", o.start_method.empty() ? blocks.front().start_method : o.start_method},
-                    {"startup", o.startup_included ? "included" : "apart"},
-                    {"memory", o.memory},
-                    {"python", requested}};
+            return {{"modes", o.modes}, {"workers", workers_json(o.worker_specs)}, {"jobs", o.jobs}, {"repeats", o.repeats}, {"warmup", o.warmup}, {"scaling", o.weak_scaling ? "weak" : "strong"}, {"start_method", o.start_method.empty() ? blocks.front().start_method : o.start_method}, {"startup", o.startup_included ? "included" : "apart"}, {"memory", o.memory}, {"python", requested}};
         }
 
         nl::json interpreter_record(const interpreter_rows& b)
         {
-            return {{"python", b.label}, {"requested", b.target.requested}, {"kernel", b.target.is_kernel},
-                    {"interpreter", b.target.info.raw}, {"start_method", b.start_method}};
+            return {{"python", b.label}, {"requested", b.target.requested}, {"kernel", b.target.is_kernel}, {"interpreter", b.target.info.raw}, {"start_method", b.start_method}};
         }
     }
 
@@ -376,7 +358,9 @@ namespace gillab
     // The result object of %%gilbench: a Result with lookups by mode, workers and jobs.
     struct gilbench_result : Result
     {
-        explicit gilbench_result(Result r) : Result(std::move(r)) {}
+        explicit gilbench_result(Result r)
+            : Result(std::move(r))
+        {}
 
         std::size_t interpreter_index(const py::object& python) const
         {
@@ -425,34 +409,34 @@ namespace gillab
     {
         const auto one = py::int_(1);
         py::class_<gilbench_result, Result>(m, "GilbenchResult")
-            .def("speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
-                 { return py::cast(r.run(mode, workers, jobs, python)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                 "jobs per second against sequential for one mode, worker count (or 'default' / 'per-job') and --jobs value")
-            .def("wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
-                 { return median_or_none(r.run(mode, workers, jobs, python)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                 "median wall time in seconds (None when the run was stopped at --budget)")
-            .def("cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
-                 { return median_or_none(r.run(mode, workers, jobs, python)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                 "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
-            .def("peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
-                 {
-                     const nl::json& run = r.run(mode, workers, jobs, python);
-                     if (!run.contains("peak_rss_bytes") || run["peak_rss_bytes"].is_null()) return py::object(py::none());
-                     return py::object(py::float_(run["peak_rss_bytes"].get<double>() / (1024.0 * 1024.0)));
-                 }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                 "peak RSS in MiB of the run in a fresh interpreter (--memory), else None")
-            .def("run", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python)
-                 { return py::cast(r.run(mode, workers, jobs, python)); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                 "everything measured for one configuration, as a dict: its figures and the runs behind them (wall_runs_s, cpu_runs_s)")
-            .def("best", [](const gilbench_result& r, py::object python)
-                 {
-                     const std::size_t index = r.interpreter_index(python);
-                     const nl::json* best = nullptr;
-                     for (const nl::json& run : r.data["runs"])
-                         if (run["wall_s"].is_null() || run["interpreter_index"] != index) continue;
-                         else if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
-                     if (!best) throw py::value_error("no runs were measured");
-                     return py::make_tuple((*best)["mode"].get<std::string>(), (*best)["workers"].get<long long>());
-                 }, "python"_a = py::none(), "(mode, workers) of the fastest configuration (under one interpreter)");
+            .def(
+                "speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return py::cast(r.run(mode, workers, jobs, python)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
+                "jobs per second against sequential for one mode, worker count (or 'default' / 'per-job') and --jobs value")
+            .def(
+                "wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return median_or_none(r.run(mode, workers, jobs, python)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
+                "median wall time in seconds (None when the run was stopped at --budget)")
+            .def(
+                "cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return median_or_none(r.run(mode, workers, jobs, python)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
+                "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
+            .def(
+                "peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) {
+                    const nl::json& run = r.run(mode, workers, jobs, python);
+                    if (!run.contains("peak_rss_bytes") || run["peak_rss_bytes"].is_null()) return py::object(py::none());
+                    return py::object(py::float_(run["peak_rss_bytes"].get<double>() / (1024.0 * 1024.0)));
+                },
+                "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(), "peak RSS in MiB of the run in a fresh interpreter (--memory), else None")
+            .def(
+                "run", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return py::cast(r.run(mode, workers, jobs, python)); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(), "everything measured for one configuration, as a dict: its figures and the runs behind them (wall_runs_s, cpu_runs_s)")
+            .def(
+                "best", [](const gilbench_result& r, py::object python) {
+                    const std::size_t index = r.interpreter_index(python);
+                    const nl::json* best = nullptr;
+                    for (const nl::json& run : r.data["runs"])
+                        if (run["wall_s"].is_null() || run["interpreter_index"] != index) continue;
+                        else if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
+                    if (!best) throw py::value_error("no runs were measured");
+                    return py::make_tuple((*best)["mode"].get<std::string>(), (*best)["workers"].get<long long>());
+                },
+                "python"_a = py::none(), "(mode, workers) of the fastest configuration (under one interpreter)");
     }
 }

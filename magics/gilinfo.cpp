@@ -35,15 +35,11 @@ namespace gillab
             Result result;
             result.magic = "gilinfo";
             result.table.title = "CPython interpreters on this machine (usable with --python)";
-            result.table.columns = {{"executable", "executable", ""}, {"found_in", "found in", ""}, {"version", "version", ""},
-                                    {"build", "built with", ""}, {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""},
-                                    {"python_gil_1", "PYTHON_GIL=1", ""}, {"start_method", "default start method", ""},
-                                    {"switch_interval", "switch interval", ""}};
+            result.table.columns = {{"executable", "executable", ""}, {"found_in", "found in", ""}, {"version", "version", ""}, {"build", "built with", ""}, {"free_threaded", "free-threaded build", ""}, {"gil", "GIL", ""}, {"python_gil_1", "PYTHON_GIL=1", ""}, {"start_method", "default start method", ""}, {"switch_interval", "switch interval", ""}};
             nl::json found = nl::json::array();
             for (const std::string& executable : discover_interpreters())
             {
-                nl::json entry = {{"executable", executable}, {"found_in", interpreter_origin(executable)},
-                                  {"kernel", realpath(executable).cast<std::string>() == kernel_executable}};
+                nl::json entry = {{"executable", executable}, {"found_in", interpreter_origin(executable)}, {"kernel", realpath(executable).cast<std::string>() == kernel_executable}};
                 Row row{executable + (entry["kernel"].get<bool>() ? " (this kernel)" : ""), entry["found_in"].get<std::string>()};
                 try
                 {
@@ -60,8 +56,9 @@ namespace gillab
                     entry["gil_enabled_with_python_gil_1"] =
                         info.free_threaded_build ? nl::json(probe_interpreter(executable, {{"PYTHON_GIL", "1"}}).gil_enabled) : nl::json(true);
                     row.insert(row.end(), {info.version, info.build_text(), info.free_threaded_build ? "yes" : "no", info.gil_enabled ? "on" : "off",
-                                           !info.free_threaded_build ? "on (always)"
-                                           : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on" : "stays off",
+                                           !info.free_threaded_build                            ? "on (always)"
+                                           : entry["gil_enabled_with_python_gil_1"].get<bool>() ? "turns it on"
+                                                                                                : "stays off",
                                            entry["default_start_method"].get<std::string>(),
                                            interval.is_number() ? Cell(ms_text(interval.get<double>() * 1e3)) : Cell()});
                 }
@@ -74,8 +71,8 @@ namespace gillab
                 found.push_back(entry);
             }
             result.table.notes = {build_note(), "Searched: PATH, the project's builds (make free-threaded-python), Debian unstable's 3.14 and "
-                                  "3.15 (make sid-pythons; run under bubblewrap in their own root) and pyenv's versions. "
-                                  "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t, 3.14)."};
+                                                "3.15 (make sid-pythons; run under bubblewrap in their own root) and pyenv's versions. "
+                                                "Give any CPython 3.8+ of them to --python by path, name (python3.9) or version (3.9, 3.13t, 3.14)."};
             result.data = {{"interpreters", found}};
             return result;
         }

@@ -49,7 +49,7 @@ namespace gillab
                 "gilwatch",
                 manual("gilwatch"),
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
-                                               "interval / 5, within 50us to 1ms)"},
+                                             "interval / 5, within 50us to 1ms)"},
                  {"no-blame", 0, "", "do not read the holders' frames (no blame table)"},
                  output_option()},
                 1, "start|stop: the line form, one watch across cells");
@@ -97,7 +97,7 @@ namespace gillab
             std::string name;
             const known_thread* entry;  // null for the pseudo-lanes
             const holder_figures* figures;
-            double waiting_s;           // NaN: not measured
+            double waiting_s;  // NaN: not measured
         };
 
         // Turns closer than `gap_ms` merge: what a lane can show at its resolution.
@@ -174,10 +174,7 @@ namespace gillab
 
         std::vector<Column> watch_columns()
         {
-            return {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"},
-                    {"share", "share of wall time", "%"}, {"turns", "turns", ""},
-                    {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"},
-                    {"waiting", "waiting for it", "s"}};
+            return {{"thread", "thread", ""}, {"ident", "ident", "", true}, {"held", "held the GIL", "s"}, {"share", "share of wall time", "%"}, {"turns", "turns", ""}, {"median_turn", "median turn", "ms"}, {"longest_turn", "longest turn", "ms"}, {"waiting", "waiting for it", "s"}};
         }
 
         Row thread_table_row(const thread_row& row, const watch_window& window)
@@ -202,15 +199,7 @@ namespace gillab
             const holder_figures& f = *row.figures;
             const std::vector<double> lengths = turn_lengths(f);
             const summary s = summarize(lengths);
-            return {{"name", row.name}, {"ident", row.entry->ident}, {"native_id", row.entry->native_id},
-                    {"held_s", f.held_s}, {"held_share", window.share(f.held_s)},
-                    {"turns", static_cast<std::int64_t>(lengths.size())},
-                    {"median_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.median)},
-                    {"longest_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.max)},
-                    {"waiting_s", number_or_null(row.waiting_s)},
-                    {"waiting_share", number_or_null(window.share(row.waiting_s))},
-                    {"started_in_window", !row.entry->alive_at_start},
-                    {"alive_at_end", row.entry->alive_at_end}};
+            return {{"name", row.name}, {"ident", row.entry->ident}, {"native_id", row.entry->native_id}, {"held_s", f.held_s}, {"held_share", window.share(f.held_s)}, {"turns", static_cast<std::int64_t>(lengths.size())}, {"median_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.median)}, {"longest_turn_ms", lengths.empty() ? nl::json(nullptr) : nl::json(s.max)}, {"waiting_s", number_or_null(row.waiting_s)}, {"waiting_share", number_or_null(window.share(row.waiting_s))}, {"started_in_window", !row.entry->alive_at_start}, {"alive_at_end", row.entry->alive_at_end}};
         }
 
         // One lane per thread that held the GIL, a bar per turn; a lane gets its
@@ -241,8 +230,7 @@ namespace gillab
         {
             const std::vector<gil_segment>& turns = row.figures->turns;
             const std::vector<gil_segment> kept = at_most(turns, max_data_segments, window_ms);
-            return {{"name", row.name}, {"ident", row.entry ? nl::json(row.entry->ident) : nl::json(nullptr)},
-                    {"segments", segments_json(kept)}, {"merged", kept.size() < turns.size()}};
+            return {{"name", row.name}, {"ident", row.entry ? nl::json(row.entry->ident) : nl::json(nullptr)}, {"segments", segments_json(kept)}, {"merged", kept.size() < turns.size()}};
         }
 
         bool waits_measured(const gil_watch_record& w)
@@ -296,7 +284,8 @@ namespace gillab
             std::snprintf(line, sizeof line,
                           "waiting: from the first poll that found the thread blocked on the GIL's condition "
                           "variable (polls every %.1f ms on average, and after hand-overs) until a sample showed it "
-                          "took the GIL, proven by the switch counter: a lower bound.", w.wait_round_s * 1e3);
+                          "took the GIL, proven by the switch counter: a lower bound.",
+                          w.wait_round_s * 1e3);
             notes.push_back(line);
             return notes;
         }
@@ -304,16 +293,7 @@ namespace gillab
         nl::json watch_data(const gil_watch_record& w, const std::string& mode, const watch_window& window)
         {
             const gil_holders& h = w.holders;
-            return {{"mode", mode}, {"handovers", w.handovers}, {"missed_turns", h.missed_turns()},
-                    {"handovers_seen", h.handovers_seen}, {"idle_share", window.share(h.free_s)},
-                    {"idle_s", h.free_s}, {"contended_share", window.share(h.contended_s)},
-                    {"unattributed_share", window.share(h.unattributed.held_s)}, {"window_s", window.s},
-                    {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s},
-                    {"sampler_realtime", w.sampler_realtime}, {"period_us", w.period_s * 1e6},
-                    {"mean_sample_gap_us", w.mean_gap_s * 1e6}, {"max_sample_gap_ms", w.max_gap_s * 1e3},
-                    {"samples", h.samples}, {"truncated", w.truncated}, {"switch_interval_ms", w.switch_interval_s * 1e3},
-                    {"waiting_measured", waits_measured(w)}, {"wait_poll_ms", w.wait_round_s * 1e3},
-                    {"python_version", python_version()}};
+            return {{"mode", mode}, {"handovers", w.handovers}, {"missed_turns", h.missed_turns()}, {"handovers_seen", h.handovers_seen}, {"idle_share", window.share(h.free_s)}, {"idle_s", h.free_s}, {"contended_share", window.share(h.contended_s)}, {"unattributed_share", window.share(h.unattributed.held_s)}, {"window_s", window.s}, {"wall_s", w.wall_s}, {"cpu_s", w.cpu_s}, {"sampler_cpu_s", w.sampler_cpu_s}, {"sampler_realtime", w.sampler_realtime}, {"period_us", w.period_s * 1e6}, {"mean_sample_gap_us", w.mean_gap_s * 1e6}, {"max_sample_gap_ms", w.max_gap_s * 1e3}, {"samples", h.samples}, {"truncated", w.truncated}, {"switch_interval_ms", w.switch_interval_s * 1e3}, {"waiting_measured", waits_measured(w)}, {"wait_poll_ms", w.wait_round_s * 1e3}, {"python_version", python_version()}};
         }
 
         Result watch_result(const gil_watch_record& w, const std::string& mode)
@@ -410,7 +390,9 @@ namespace gillab
     // The result object of %%gilwatch: per-thread look-ups besides the table.
     struct gilwatch_result_object : Result
     {
-        explicit gilwatch_result_object(Result r) : Result(std::move(r)) {}
+        explicit gilwatch_result_object(Result r)
+            : Result(std::move(r))
+        {}
 
         // The lanes or threads `who` names: a thread's name (all threads of that
         // name) or its ident.
@@ -491,11 +473,13 @@ namespace gillab
             .def("waiting_share", &gilwatch_result_object::waiting_share, "name"_a,
                  "the share of the wall time the thread(s) were proven waiting for the GIL (a lower bound)")
             .def("turns", &gilwatch_result_object::turns, "name"_a, "how many turns the thread(s) held the GIL")
-            .def("blame", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.blame(who)); },
-                 "name"_a, "whom the thread(s) waited behind, longest first: dicts of holder, where, text, function, "
-                           "file, line, instruction, calls, seconds, share (of its blamed wait)")
-            .def("segments", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.segments(who)); },
-                 "name"_a, "each turn of the thread(s) as {'start_ms', 'end_ms'} since the window opened, in order");
+            .def(
+                "blame", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.blame(who)); },
+                "name"_a, "whom the thread(s) waited behind, longest first: dicts of holder, where, text, function, "
+                          "file, line, instruction, calls, seconds, share (of its blamed wait)")
+            .def(
+                "segments", [](const gilwatch_result_object& r, const py::object& who) { return py::cast(r.segments(who)); },
+                "name"_a, "each turn of the thread(s) as {'start_ms', 'end_ms'} since the window opened, in order");
     }
 
     magic_definition gilwatch_magic()

@@ -73,9 +73,7 @@ namespace gillab
         {
             Table table;
             table.title = "blame: whom each thread waited behind for the GIL, and at which line";
-            table.columns = {{"waiter", "waiting thread", ""}, {"holder", "behind (holder)", ""}, {"at", "at", ""},
-                             {"code", "code", ""}, {"in_c", "in C call", ""}, {"waited", "waited", "s"},
-                             {"share", "share of its wait", "%"}};
+            table.columns = {{"waiter", "waiting thread", ""}, {"holder", "behind (holder)", ""}, {"at", "at", ""}, {"code", "code", ""}, {"in_c", "in C call", ""}, {"waited", "waited", "s"}, {"share", "share of its wait", "%"}};
             for (const waiter_blame& wb : ranked)
             {
                 double rest_s = 0;
@@ -112,9 +110,7 @@ namespace gillab
 
         nl::json place_json(const place_view& v)
         {
-            return {{"where", v.where}, {"text", v.text}, {"function", v.function}, {"file", v.file},
-                    {"line", v.line < 0 ? nl::json(nullptr) : nl::json(v.line)}, {"instruction", v.instruction},
-                    {"calls", v.calls.empty() ? nl::json(nullptr) : nl::json(v.calls)}};
+            return {{"where", v.where}, {"text", v.text}, {"function", v.function}, {"file", v.file}, {"line", v.line < 0 ? nl::json(nullptr) : nl::json(v.line)}, {"instruction", v.instruction}, {"calls", v.calls.empty() ? nl::json(nullptr) : nl::json(v.calls)}};
         }
 
         nl::json blame_json(const gil_watch_record& w, const std::vector<waiter_blame>& ranked,
@@ -129,13 +125,13 @@ namespace gillab
                     nl::json entry = place_json(view_of(views, line.place));
                     entry["holder"] = holder_name(w, line.holder);
                     entry["holder_ident"] = line.holder < w.registry->threads().size()
-                                                ? nl::json(w.registry->threads()[line.holder].ident) : nl::json(nullptr);
+                                                ? nl::json(w.registry->threads()[line.holder].ident)
+                                                : nl::json(nullptr);
                     entry["seconds"] = line.seconds;
                     entry["share"] = wb.seconds > 0 ? line.seconds / wb.seconds : 0.0;
                     behind.push_back(entry);
                 }
-                out.push_back({{"waiter", w.registry->name(wb.waiter)}, {"ident", w.registry->threads()[wb.waiter].ident},
-                               {"blamed_s", wb.seconds}, {"behind", behind}});
+                out.push_back({{"waiter", w.registry->name(wb.waiter)}, {"ident", w.registry->threads()[wb.waiter].ident}, {"blamed_s", wb.seconds}, {"behind", behind}});
             }
             return out;
         }

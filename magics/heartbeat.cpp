@@ -78,9 +78,7 @@ namespace gillab
 
         options read_options(const parsed_args& args)
         {
-            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0),
-                    args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {},
-                    !args.has("no-published"), !args.has("no-blame")};
+            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0), args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}, !args.has("no-published"), !args.has("no-blame")};
         }
 
         // ---- measure --------------------------------------------------------
@@ -183,8 +181,7 @@ namespace gillab
             double to_ms;
         };
         const std::vector<wait_band> wait_bands = {
-            {"under 0.1 ms", 0, 0.1}, {"0.1-1 ms", 0.1, 1}, {"1-10 ms", 1, 10}, {"10-100 ms", 10, 100},
-            {"100 ms or more", 100, INFINITY}};
+            {"under 0.1 ms", 0, 0.1}, {"0.1-1 ms", 0.1, 1}, {"1-10 ms", 1, 10}, {"10-100 ms", 10, 100}, {"100 ms or more", 100, INFINITY}};
 
         std::string probe_name(const probe_record& gil, bool gil_enabled)
         {
@@ -221,10 +218,11 @@ namespace gillab
             char ratio[200];
             if (gil.native)
                 std::snprintf(ratio, sizeof ratio, "GIL wait vs hold: the probe spent %.1f%% of the time waiting for the GIL "
-                              "and %.3f%% holding it (its own cost).", s.wait_ratio() * 100, s.hold_ratio() * 100);
+                                                   "and %.3f%% holding it (its own cost).",
+                              s.wait_ratio() * 100, s.hold_ratio() * 100);
             else
                 std::snprintf(ratio, sizeof ratio, "wait vs run: the Python probe spent %.1f%% of the time between wanting "
-                              "to run and running (the OS wake-up included) and %.3f%% stamping the clock.",
+                                                   "to run and running (the OS wake-up included) and %.3f%% stamping the clock.",
                               s.wait_ratio() * 100, s.hold_ratio() * 100);
             result.table.notes.push_back(prefix + ratio);
             result.table.notes.push_back(band_text + ".");
@@ -250,9 +248,7 @@ namespace gillab
         {
             std::vector<Column> columns;
             if (per_interpreter) columns = {{"python", "python", ""}, {"cell", "cell", "s"}};
-            columns.insert(columns.end(), {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
-                                           {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
-                                           {"over_slow", "over " + ms_text(slow_ms), ""}});
+            columns.insert(columns.end(), {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""}, {"median", "median gap / wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"}, {"over_slow", "over " + ms_text(slow_ms), ""}});
             return columns;
         }
 
@@ -284,17 +280,7 @@ namespace gillab
         {
             const cell_run& cell = run.cell;
             const gil_probe_summary& s = run.gil.summary;
-            return {{"python", run.label}, {"requested", run.target.requested},
-                    {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw},
-                    {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms},
-                    {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(f.gaps.median)},
-                    {"p95_gap_ms", number_or_null(f.p95)}, {"max_gap_ms", number_or_null(f.gaps.max)},
-                    {"cell_s", f.cell_s}, {"cell_start_ms", cell.cell_start_ms},
-                    {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks},
-                    {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()},
-                    {"max_gil_wait_ms", s.max_wait_ms},
-                    {"gil_probe", run.gil.native ? "native" : "python thread"},
-                    {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}};
+            return {{"python", run.label}, {"requested", run.target.requested}, {"kernel", run.target.is_kernel}, {"interpreter", run.target.info.raw}, {"ticks", cell.gaps_ms.size()}, {"gaps_ms", cell.gaps_ms}, {"tick_at_ms", cell.tick_ms}, {"median_gap_ms", number_or_null(f.gaps.median)}, {"p95_gap_ms", number_or_null(f.p95)}, {"max_gap_ms", number_or_null(f.gaps.max)}, {"cell_s", f.cell_s}, {"cell_start_ms", cell.cell_start_ms}, {"cell_end_ms", cell.cell_end_ms}, {"slow_callbacks", cell.slow_callbacks}, {"gil", gil}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()}, {"max_gil_wait_ms", s.max_wait_ms}, {"gil_probe", run.gil.native ? "native" : "python thread"}, {"gil_probe_limit", run.gil.native ? nl::json(nullptr) : nl::json(python_probe_limit)}};
         }
 
         Result heartbeat_result(const std::vector<heartbeat_run>& all, const options& o)
@@ -306,8 +292,8 @@ namespace gillab
             const bool per_interpreter = all.size() > 1 || !all.front().target.is_kernel;
             const cell_run& first = all.front().cell;
             result.table.title = per_interpreter
-                ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
-                : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
+                                     ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
+                                     : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
             result.table.columns = heartbeat_columns(per_interpreter, slow_ms);
             Chart chart;
             chart.kind = Chart::Kind::lines;
@@ -343,8 +329,7 @@ namespace gillab
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);
-            result.data.update({{"mode", "cell"}, {"every_ms", o.every_s * 1e3}, {"slow_ms", slow_ms},
-                                {"warmup_ms", o.warmup_s * 1e3}, {"interpreters", interpreters}});
+            result.data.update({{"mode", "cell"}, {"every_ms", o.every_s * 1e3}, {"slow_ms", slow_ms}, {"warmup_ms", o.warmup_s * 1e3}, {"interpreters", interpreters}});
             return result;
         }
 
@@ -356,9 +341,7 @@ namespace gillab
             const gil_probe_summary& s = gil.summary;
             result.table.title = "heartbeat: the GIL over " + ms_text(std::round(s.span_s * 1e4) / 10) +
                                  " between %heartbeat start and stop";
-            result.table.columns = {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""},
-                                    {"median", "median wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"},
-                                    {"over_slow", "over " + ms_text(o.slow_s * 1e3), ""}};
+            result.table.columns = {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""}, {"median", "median wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"}, {"over_slow", "over " + ms_text(o.slow_s * 1e3), ""}};
             Chart chart;
             chart.kind = Chart::Kind::lines;
             chart.steps = true;  // a gap or a wait is a span that ends at its tick
@@ -368,8 +351,7 @@ namespace gillab
             nl::json part = gil_part(gil, probe_name(gil, true), "", {}, o.slow_s * 1e3, result, chart);
             chart.rules.push_back({"slow " + ms_text(o.slow_s * 1e3), o.slow_s * 1e3});
             result.chart = chart;
-            result.data = {{"mode", "span"}, {"span_s", s.span_s}, {"gil", part}, {"gil_wait_ratio", s.wait_ratio()},
-                           {"gil_hold_ratio", s.hold_ratio()}, {"max_gil_wait_ms", s.max_wait_ms}};
+            result.data = {{"mode", "span"}, {"span_s", s.span_s}, {"gil", part}, {"gil_wait_ratio", s.wait_ratio()}, {"gil_hold_ratio", s.hold_ratio()}, {"max_gil_wait_ms", s.max_wait_ms}};
             return result;
         }
 
@@ -392,7 +374,7 @@ namespace gillab
             const std::string& action = call.args.positionals()[0];
             if (call.args.has("python"))
                 throw usage_error("%heartbeat " + action.substr(0, 40) + ": --python applies to %%heartbeat on a cell; "
-                                  "start/stop keep this kernel's native probe across cells");
+                                                                         "start/stop keep this kernel's native probe across cells");
             std::unique_ptr<gil_probe>& probe = persistent_probe();
             if (action == "start")
             {
@@ -420,8 +402,7 @@ namespace gillab
 
         nl::json request(const magic_call& call, const options& o, std::size_t capacity)
         {
-            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s},
-                    {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}};
+            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s}, {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}};
         }
 
         // The runner's times, in ns since `origin`.
@@ -491,8 +472,7 @@ namespace gillab
                 }
             }
             std::vector<heartbeat_run> all;
-            for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn)
-            {
+            for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn) {
                 all.push_back(run_turn(call, turn, o));
             });
             Result result = heartbeat_result(all, o);
@@ -508,7 +488,9 @@ namespace gillab
     // The result object of %heartbeat: the raw series besides the table.
     struct heartbeat_result_object : Result
     {
-        explicit heartbeat_result_object(Result r) : Result(std::move(r)) {}
+        explicit heartbeat_result_object(Result r)
+            : Result(std::move(r))
+        {}
 
         // The figures of one interpreter: the first measured, or the one `python` names ('3.13t', 'kernel', a label).
         const nl::json& of(const py::object& python) const
@@ -522,18 +504,18 @@ namespace gillab
     void bind_heartbeat_result(py::module_& m)
     {
         py::class_<heartbeat_result_object, Result>(m, "HeartbeatResult")
-            .def("gaps", [](const heartbeat_result_object& r, const py::object& python)
-                 { return py::cast(r.of(python).value("gaps_ms", nl::json::array())); },
-                 "python"_a = py::none(), "gaps between heartbeat ticks in ms, in order; python= picks an interpreter")
-            .def("gil_waits", [](const heartbeat_result_object& r, const py::object& python)
-                 {
-                     const nl::json& figures = r.of(python);
-                     return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
-                 },
-                 "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order")
-            .def("blame", [](const heartbeat_result_object& r) { return py::cast(r.data.value("blame", nl::json::array())); },
-                 "what stalled the loop, most first: dicts of cause ('ran' or 'waited for the GIL'), holder, where, text, "
-                 "function, file, line, calls, label, stall_ms, share (of all stall), late_beats");
+            .def(
+                "gaps", [](const heartbeat_result_object& r, const py::object& python) { return py::cast(r.of(python).value("gaps_ms", nl::json::array())); },
+                "python"_a = py::none(), "gaps between heartbeat ticks in ms, in order; python= picks an interpreter")
+            .def(
+                "gil_waits", [](const heartbeat_result_object& r, const py::object& python) {
+                    const nl::json& figures = r.of(python);
+                    return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
+                },
+                "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order")
+            .def(
+                "blame", [](const heartbeat_result_object& r) { return py::cast(r.data.value("blame", nl::json::array())); }, "what stalled the loop, most first: dicts of cause ('ran' or 'waited for the GIL'), holder, where, text, "
+                                                                                                                              "function, file, line, calls, label, stall_ms, share (of all stall), late_beats");
     }
 
     magic_definition heartbeat_magic()

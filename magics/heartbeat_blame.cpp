@@ -18,7 +18,7 @@ namespace gillab
 
         struct stall_cause
         {
-            bool waited = false;       // waiting for the GIL behind `holder`, else running at `place`
+            bool waited = false;  // waiting for the GIL behind `holder`, else running at `place`
             std::size_t holder = 0;
             place_id place = unknown_place;  // the cause's place with the most stall
             double place_ms = 0;
@@ -115,9 +115,7 @@ namespace gillab
             Table table;
             table.title = "blame: what stalled the event loop (" + count_text(static_cast<std::int64_t>(late), "late beat") +
                           ", " + ms_text(std::round(stall_ms)) + " of stall)";
-            table.columns = {{"cause", "the loop's thread", ""}, {"at", "at", ""}, {"code", "code", ""},
-                             {"in_c", "in C call", ""}, {"stall", "stall", "ms"}, {"share", "share of stall", "%"},
-                             {"beats", "late beats", ""}};
+            table.columns = {{"cause", "the loop's thread", ""}, {"at", "at", ""}, {"code", "code", ""}, {"in_c", "in C call", ""}, {"stall", "stall", "ms"}, {"share", "share of stall", "%"}, {"beats", "late beats", ""}};
             for (std::size_t i = 0; i < ranked.size() && i < rows_shown; ++i)
             {
                 const stall_cause& c = ranked[i];
@@ -147,10 +145,16 @@ namespace gillab
             const place_view& v = view_of(views, c.place);
             causes.push_back({{"cause", c.waited ? "waited for the GIL" : "ran"},
                               {"holder", c.waited ? nl::json(holder_name(watch, c.holder)) : nl::json(nullptr)},
-                              {"where", v.where}, {"text", v.text}, {"function", v.function}, {"file", v.file},
-                              {"line", v.line < 0 ? nl::json(nullptr) : nl::json(v.line)}, {"calls", v.calls.empty() ? nl::json(nullptr) : nl::json(v.calls)},
+                              {"where", v.where},
+                              {"text", v.text},
+                              {"function", v.function},
+                              {"file", v.file},
+                              {"line", v.line < 0 ? nl::json(nullptr) : nl::json(v.line)},
+                              {"calls", v.calls.empty() ? nl::json(nullptr) : nl::json(v.calls)},
                               {"label", place_label(v, max_label_chars)},
-                              {"stall_ms", c.stall_ms}, {"share", stall_ms > 0 ? c.stall_ms / stall_ms : 0.0}, {"late_beats", c.beats}});
+                              {"stall_ms", c.stall_ms},
+                              {"share", stall_ms > 0 ? c.stall_ms / stall_ms : 0.0},
+                              {"late_beats", c.beats}});
         }
         result.data["blame"] = causes;
         result.data["late_beats"] = late;

@@ -15,9 +15,9 @@ namespace gillab
     struct loop_beats
     {
         std::vector<double> tick_ms;  // on the heartbeat's clock (ms since its probe started)
-        double start_ms = 0;          // the heartbeat's start: the first gap's beginning
+        double start_ms = 0;  // the heartbeat's start: the first gap's beginning
         double every_ms = 0;
-        double watch_offset_ms = 0;   // the watch's sampler start on that clock
+        double watch_offset_ms = 0;  // the watch's sampler start on that clock
     };
 
     // A beat is late when its gap is over twice the period; its stall is the gap less one period.

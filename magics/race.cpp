@@ -89,9 +89,7 @@ namespace gillab
 
         nl::json request(const options& o, const std::string& cell)
         {
-            return {{"task", "race"}, {"cell", cell}, {"check", o.check.empty() ? nl::json() : nl::json(o.check)},
-                    {"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"batch", o.batch},
-                    {"modes", o.modes},
+            return {{"task", "race"}, {"cell", cell}, {"check", o.check.empty() ? nl::json() : nl::json(o.check)}, {"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"batch", o.batch}, {"modes", o.modes},
                     // set (and put back) by the runner in the interpreter it runs in
                     {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}};
         }
@@ -120,18 +118,18 @@ namespace gillab
             if (!m.target.info.gil_enabled)
             {
                 return m.label + ": 0 lost without a GIL is luck, not safety: the threads ran at once and can "
-                       "interleave anywhere; raise --iterations or --threads.";
+                                 "interleave anywhere; raise --iterations or --threads.";
             }
             if (switch_points_only)
             {
                 return m.label + ": 0 lost does not make the statement thread-safe. Since 3.10 a thread hands over "
-                       "the GIL only at a call or a backward jump (the loop's end), so a bare read-modify-write is "
-                       "rarely split between its read and its write. Make the race visible: put a call between "
-                       "them (counter = one_more(counter)); a small --switch-interval (50us) then makes short runs "
-                       "lose too, but alone it cannot split a statement that has no call inside.";
+                                 "the GIL only at a call or a backward jump (the loop's end), so a bare read-modify-write is "
+                                 "rarely split between its read and its write. Make the race visible: put a call between "
+                                 "them (counter = one_more(counter)); a small --switch-interval (50us) then makes short runs "
+                                 "lose too, but alone it cannot split a statement that has no call inside.";
             }
             return m.label + ": 0 lost does not make the statement thread-safe: no thread switch fell between "
-                   "its read and its write this time; raise --iterations or lower --switch-interval.";
+                             "its read and its write this time; raise --iterations or lower --switch-interval.";
         }
 
         // An integer check stays whole in the table.
@@ -170,11 +168,7 @@ namespace gillab
                     lost_counts.push_back(count_json(answer, l));
                     lost_percents.push_back(expected != 0 ? nl::json(100.0 * l / expected) : nl::json());
                 }
-                by_mode[mode] = {{"mode", mode}, {"lost_runs", lost_counts}, {"lost_percent_runs", lost_percents},
-                                 {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median},
-                                 {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0},
-                                 {"wall_runs_s", wall_by_mode[mode]}, {"wall_median_s", wall.median},
-                                 {"x_unlocked", unlocked_wall > 0 ? nl::json(wall.median / unlocked_wall) : nl::json()}};
+                by_mode[mode] = {{"mode", mode}, {"lost_runs", lost_counts}, {"lost_percent_runs", lost_percents}, {"lost_min", lost.min}, {"lost_max", lost.max}, {"lost_median", lost.median}, {"lost_percent_median", expected != 0 ? 100.0 * lost.median / expected : 0.0}, {"wall_runs_s", wall_by_mode[mode]}, {"wall_median_s", wall.median}, {"x_unlocked", unlocked_wall > 0 ? nl::json(wall.median / unlocked_wall) : nl::json()}};
             }
             return by_mode;
         }
@@ -237,10 +231,7 @@ namespace gillab
         nl::json interpreter_record(const measured& m, const nl::json& by_mode, const std::string& why)
         {
             const nl::json& answer = m.answer["result"];
-            return {{"python", m.label}, {"requested", m.target.requested}, {"kernel", m.target.is_kernel},
-                    {"interpreter", m.answer["interpreter"]}, {"expected", answer["expected"]},
-                    {"check", answer["check"]}, {"statement", answer["statement"]},
-                    {"switch_interval_s", answer["switch_interval_s"]}, {"summary", by_mode}, {"explanation", why}};
+            return {{"python", m.label}, {"requested", m.target.requested}, {"kernel", m.target.is_kernel}, {"interpreter", m.answer["interpreter"]}, {"expected", answer["expected"]}, {"check", answer["check"]}, {"statement", answer["statement"]}, {"switch_interval_s", answer["switch_interval_s"]}, {"summary", by_mode}, {"explanation", why}};
         }
 
         std::string race_title(const options& o)
@@ -255,8 +246,7 @@ namespace gillab
 
         nl::json options_json(const options& o)
         {
-            return {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"modes", o.modes},
-                    {"batch", o.batch}, {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}};
+            return {{"threads", o.threads}, {"iterations", o.iterations}, {"runs", o.runs}, {"modes", o.modes}, {"batch", o.batch}, {"switch_interval_s", o.switch_interval_s ? nl::json(*o.switch_interval_s) : nl::json()}};
         }
 
         Result build_result(const std::vector<measured>& all, const options& o)
@@ -264,10 +254,7 @@ namespace gillab
             Result result;
             result.magic = "race";
             result.table.title = race_title(o);
-            result.table.columns = {{"python", "python", ""}, {"mode", "mode", ""}, {"run", "run", ""},
-                                    {"threads", "threads", ""}, {"expected", "expected", ""}, {"got", "got", ""},
-                                    {"lost", "lost", ""}, {"lost_percent", "lost", "%"}, {"wall", "wall", "s"},
-                                    {"x_unlocked", "x unlocked", "x"}};
+            result.table.columns = {{"python", "python", ""}, {"mode", "mode", ""}, {"run", "run", ""}, {"threads", "threads", ""}, {"expected", "expected", ""}, {"got", "got", ""}, {"lost", "lost", ""}, {"lost_percent", "lost", "%"}, {"wall", "wall", "s"}, {"x_unlocked", "x unlocked", "x"}};
             Chart chart;
             chart.title = "Updates lost (median over runs)";
             chart.x_title = "mode";
@@ -301,9 +288,7 @@ namespace gillab
             }
             result.chart = chart;
             const nl::json& first = interpreters[0];
-            result.data = {{"expected", first["expected"]}, {"check", first["check"]}, {"statement", first["statement"]},
-                           {"interpreters", interpreters}, {"runs", runs}, {"explanation", first["explanation"]},
-                           {"published", published["data"]}, {"options", options_json(o)}};
+            result.data = {{"expected", first["expected"]}, {"check", first["check"]}, {"statement", first["statement"]}, {"interpreters", interpreters}, {"runs", runs}, {"explanation", first["explanation"]}, {"published", published["data"]}, {"options", options_json(o)}};
             return result;
         }
 
@@ -316,10 +301,8 @@ namespace gillab
             const options o = read_options(call.args);
             progress_line progress("race");
             std::vector<measured> all;
-            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
-            {
-                all.push_back({turn.target, turn.label, {{"interpreter", turn.target.info.raw},
-                                                         {"result", run_task(turn.target, request(o, *call.cell), "race", turn.progress)}}});
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn) {
+                all.push_back({turn.target, turn.label, {{"interpreter", turn.target.info.raw}, {"result", run_task(turn.target, request(o, *call.cell), "race", turn.progress)}}});
             });
             progress.update("done");
             Result result = build_result(all, o);
@@ -331,7 +314,9 @@ namespace gillab
     // The result object of %%race: a Result with lookups by mode and interpreter.
     struct race_result : Result
     {
-        explicit race_result(Result r) : Result(std::move(r)) {}
+        explicit race_result(Result r)
+            : Result(std::move(r))
+        {}
 
         const nl::json& mode_summary(const std::string& mode, const py::object& python) const
         {
@@ -350,27 +335,24 @@ namespace gillab
     void bind_race_result(py::module_& m)
     {
         py::class_<race_result, Result>(m, "RaceResult")
-            .def("lost", [](const race_result& r, const std::string& mode, py::object python)
-                 {
-                     const nl::json& s = r.mode_summary(mode, python);
-                     const double median = s["lost_median"].get<double>();
-                     const bool whole = !s["lost_runs"].empty() && s["lost_runs"][0].is_number_integer();
-                     return whole && median == std::floor(median) ? py::object(py::int_(static_cast<long long>(median)))
-                                                                  : py::object(py::float_(median));
-                 }, "mode"_a = "unlocked", "python"_a = py::none(), "median updates lost over a mode's runs")
-            .def("run", [](const race_result& r, const std::string& mode, py::object python)
-                 { return py::cast(r.mode_summary(mode, python)); }, "mode"_a = "unlocked", "python"_a = py::none(),
-                 "everything measured for one mode, as a dict: its figures and the runs behind them "
-                 "(lost_runs, lost_percent_runs, wall_runs_s)")
-            .def("lost_percent", [](const race_result& r, const std::string& mode, py::object python)
-                 { return r.mode_summary(mode, python)["lost_percent_median"].get<double>(); }, "mode"_a = "unlocked",
-                 "python"_a = py::none(), "median share of the expected updates lost, in %")
-            .def("wall", [](const race_result& r, const std::string& mode, py::object python)
-                 { return r.mode_summary(mode, python)["wall_median_s"].get<double>(); }, "mode"_a = "unlocked",
-                 "python"_a = py::none(), "median wall time of a mode's runs in seconds")
-            .def("cost", [](const race_result& r, const std::string& mode, py::object python)
-                 { return py::cast(r.mode_summary(mode, python)["x_unlocked"]); }, "mode"_a = "lock", "python"_a = py::none(),
-                 "a mode's median wall time over the unlocked median (None without unlocked runs)");
+            .def(
+                "lost", [](const race_result& r, const std::string& mode, py::object python) {
+                    const nl::json& s = r.mode_summary(mode, python);
+                    const double median = s["lost_median"].get<double>();
+                    const bool whole = !s["lost_runs"].empty() && s["lost_runs"][0].is_number_integer();
+                    return whole && median == std::floor(median) ? py::object(py::int_(static_cast<long long>(median)))
+                                                                 : py::object(py::float_(median));
+                },
+                "mode"_a = "unlocked", "python"_a = py::none(), "median updates lost over a mode's runs")
+            .def(
+                "run", [](const race_result& r, const std::string& mode, py::object python) { return py::cast(r.mode_summary(mode, python)); }, "mode"_a = "unlocked", "python"_a = py::none(), "everything measured for one mode, as a dict: its figures and the runs behind them "
+                                                                                                                                                                                                "(lost_runs, lost_percent_runs, wall_runs_s)")
+            .def(
+                "lost_percent", [](const race_result& r, const std::string& mode, py::object python) { return r.mode_summary(mode, python)["lost_percent_median"].get<double>(); }, "mode"_a = "unlocked", "python"_a = py::none(), "median share of the expected updates lost, in %")
+            .def(
+                "wall", [](const race_result& r, const std::string& mode, py::object python) { return r.mode_summary(mode, python)["wall_median_s"].get<double>(); }, "mode"_a = "unlocked", "python"_a = py::none(), "median wall time of a mode's runs in seconds")
+            .def(
+                "cost", [](const race_result& r, const std::string& mode, py::object python) { return py::cast(r.mode_summary(mode, python)["x_unlocked"]); }, "mode"_a = "lock", "python"_a = py::none(), "a mode's median wall time over the unlocked median (None without unlocked runs)");
     }
 
     magic_definition race_magic()

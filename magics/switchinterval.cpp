@@ -34,7 +34,7 @@ namespace gillab
     namespace
     {
         constexpr double default_interval_s = 0.005;  // CPython's DEFAULT_INTERVAL
-        constexpr double settle_s = 0.05;             // after a change, before measuring
+        constexpr double settle_s = 0.05;  // after a change, before measuring
         // A child sends its samples as JSON: past this many it keeps an even subsample.
         constexpr std::size_t max_child_samples = 20000;
 
@@ -42,7 +42,7 @@ namespace gillab
         {
             std::vector<double> intervals_s;
             std::string probe;  // sleep | yield | none
-            std::string load;   // a spinner load or none
+            std::string load;  // a spinner load or none
             double every_s;
             double duration_s;
             bool timeline;
@@ -148,8 +148,7 @@ namespace gillab
             for (double interval_s : plan)
                 capacities.push_back(in_kernel ? sample_capacity(o, interval_s)
                                                : std::min(sample_capacity(o, interval_s), max_child_samples));
-            return {{"task", "switchinterval"}, {"intervals_s", plan}, {"capacities", capacities}, {"probe", o.probe},
-                    {"load", o.load}, {"every_s", o.every_s}, {"duration_s", o.duration_s}, {"settle_s", settle_s}};
+            return {{"task", "switchinterval"}, {"intervals_s", plan}, {"capacities", capacities}, {"probe", o.probe}, {"load", o.load}, {"every_s", o.every_s}, {"duration_s", o.duration_s}, {"settle_s", settle_s}};
         }
 
         std::vector<interval_run> read_runs(const nl::json& answer, const options& o)
@@ -184,8 +183,7 @@ namespace gillab
             progress_line progress("switchinterval");
             std::vector<interpreter_sweep> all;
             // The one loop, runners/task_switchinterval.py: in the kernel with the native probe, or in a child.
-            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn)
-            {
+            for_each_interpreter(o.targets, &progress, [&](const interpreter_turn& turn) {
                 const nl::json answer = run_task(turn.target, sweep_request(o, plan, turn.target.is_kernel), "switchinterval",
                                                  turn.progress);
                 interpreter_sweep sweep{turn.target, turn.label, read_runs(answer, o)};
@@ -200,20 +198,16 @@ namespace gillab
 
         nl::json common_data(const options& o)
         {
-            return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3},
-                    {"duration_s", o.duration_s},
-                    {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()},
-                    {"cpu_count", core_count()},
-                    {"restored_interval_ms", switch_interval_s() * 1e3}};
+            return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3}, {"duration_s", o.duration_s}, {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}, {"cpu_count", core_count()}, {"restored_interval_ms", switch_interval_s() * 1e3}};
         }
 
         // What a sweep's table, chart, notes and data are built from, computed once.
         struct interval_figures
         {
             const interval_run* run;
-            std::size_t row;            // its row in the table
+            std::size_t row;  // its row in the table
             double median, p95, worst;  // lateness, ms (NaN without a probe)
-            double rate_x;              // the spinner's rate against 5 ms
+            double rate_x;  // the spinner's rate against 5 ms
             bool no_step_finished;
             std::optional<double> published;
         };
@@ -268,18 +262,14 @@ namespace gillab
         Table sweep_table(const std::vector<sweep_view>& views, const options& o, bool per_interpreter)
         {
             Table table;
-            const std::string probe_text = o.probe == "sleep" ? "a probe that wants the GIL every " + interval_label(o.every_s)
-                                         : o.probe == "yield" ? "a probe that re-asks at once (time.sleep(0) style)"
-                                                              : "no probe";
+            const std::string probe_text = o.probe == "sleep"   ? "a probe that wants the GIL every " + interval_label(o.every_s)
+                                           : o.probe == "yield" ? "a probe that re-asks at once (time.sleep(0) style)"
+                                                                : "no probe";
             table.title = "switch interval sweep: " +
                           (o.load == "none" ? std::string("idle interpreter") : "one " + o.load + " spinner") + ", " + probe_text;
             if (per_interpreter) table.columns = {{"python", "python", ""}, {"gil", "GIL", ""}};
             table.columns.insert(table.columns.end(),
-                                 {{"interval", "interval", "ms"}, {"median", "median late", "ms"},
-                                  {"p95", "p95 late", "ms"}, {"max", "max late", "ms"},
-                                  {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""},
-                                  {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"},
-                                  {"published", "published median", "ms"}});
+                                 {{"interval", "interval", "ms"}, {"median", "median late", "ms"}, {"p95", "p95 late", "ms"}, {"max", "max late", "ms"}, {"late_x", "median / interval", "x"}, {"handovers", "hand-overs", ""}, {"rate", "spinner rate", "steps/s"}, {"rate_x", "rate vs 5 ms", "x"}, {"published", "published median", "ms"}});
             for (const sweep_view& view : views)
             {
                 for (const interval_figures& f : view.intervals)
@@ -350,9 +340,9 @@ namespace gillab
                 if (!sweep.target.info.gil_enabled)
                 {
                     notes.push_back(sweep.label + ": no GIL, so the interval has nothing to hand over: the probe "
-                                    "and the spinner run at once and the lateness stays what the OS gives "
-                                    "at every interval (published: the same lateness at every interval on "
-                                    "3.13t).");
+                                                  "and the spinner run at once and the lateness stays what the OS gives "
+                                                  "at every interval (published: the same lateness at every interval on "
+                                                  "3.13t).");
                 }
             }
             if (views.front().sweep->runs.front().reference_only)
@@ -362,9 +352,7 @@ namespace gillab
             if (o.load != "python" && o.load != "none")
             {
                 const spinner_load& load = find_spinner_load(o.load);
-                notes.push_back("load: " + load.step + (load.releases_gil
-                    ? "; it lets the probe in while it works."
-                    : "; no interval can cut it, so lateness follows its length, not the interval."));
+                notes.push_back("load: " + load.step + (load.releases_gil ? "; it lets the probe in while it works." : "; no interval can cut it, so lateness follows its length, not the interval."));
                 if (o.load == "bigint") notes.push_back(published["long_c_note"].get<std::string>());
             }
             if (std::any_of(views.begin(), views.end(), [](const sweep_view& v) { return !v.sweep->target.is_kernel; }))
@@ -376,17 +364,7 @@ namespace gillab
         nl::json interval_json(const interval_figures& f, bool probed)
         {
             const interval_run& run = *f.run;
-            return {{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only},
-                    {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)},
-                    {"median_ms", number_or_null(f.median)}, {"p95_ms", number_or_null(f.p95)},
-                    {"max_ms", number_or_null(f.worst)},
-                    {"median_over_interval", number_or_null(f.median / (run.interval_s * 1e3))},
-                    {"handovers", run.probe.acquisitions}, {"window_s", run.window_s},
-                    {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)},
-                    {"no_step_finished", f.no_step_finished},
-                    {"rate_vs_default", number_or_null(f.rate_x)},
-                    {"probe", probed ? to_json(run.probe) : nl::json(nullptr)},
-                    {"published_median_ms", number_or_null(f.published)}};
+            return {{"interval_ms", run.interval_s * 1e3}, {"reference_only", run.reference_only}, {"lateness_ms", probed ? to_json(run.probe.lateness_ms) : nl::json(nullptr)}, {"median_ms", number_or_null(f.median)}, {"p95_ms", number_or_null(f.p95)}, {"max_ms", number_or_null(f.worst)}, {"median_over_interval", number_or_null(f.median / (run.interval_s * 1e3))}, {"handovers", run.probe.acquisitions}, {"window_s", run.window_s}, {"spinner_steps", run.steps}, {"spinner_rate", number_or_null(run.rate)}, {"no_step_finished", f.no_step_finished}, {"rate_vs_default", number_or_null(f.rate_x)}, {"probe", probed ? to_json(run.probe) : nl::json(nullptr)}, {"published_median_ms", number_or_null(f.published)}};
         }
 
         nl::json sweep_data(const std::vector<sweep_view>& views, const options& o)
@@ -397,9 +375,7 @@ namespace gillab
                 const interpreter_sweep& sweep = *view.sweep;
                 nl::json rows = nl::json::array();
                 for (const interval_figures& f : view.intervals) rows.push_back(interval_json(f, o.probe != "none"));
-                interpreters.push_back({{"python", sweep.label}, {"requested", sweep.target.requested},
-                                        {"kernel", sweep.target.is_kernel}, {"interpreter", sweep.target.info.raw},
-                                        {"probe", sweep.target.is_kernel ? "native" : "python thread"}, {"runs", rows}});
+                interpreters.push_back({{"python", sweep.label}, {"requested", sweep.target.requested}, {"kernel", sweep.target.is_kernel}, {"interpreter", sweep.target.info.raw}, {"probe", sweep.target.is_kernel ? "native" : "python thread"}, {"runs", rows}});
             }
             nl::json data = common_data(o);
             data["mode"] = "sweep";
@@ -444,11 +420,7 @@ namespace gillab
             Result result;
             result.magic = "switchinterval";
             result.table.title = "GIL ownership over " + interval_label(o.duration_s) + ": two pure-Python threads taking turns";
-            result.table.columns = {{"interval", "interval", "ms"}, {"slices", "turns", ""},
-                                    {"median", "median turn", "ms"}, {"p95", "p95 turn", "ms"},
-                                    {"max", "longest turn", "ms"}, {"double", "double turns", ""},
-                                    {"overlap", "max overlap", "ms"},
-                                    {"published", "published median turn", "ms"}};
+            result.table.columns = {{"interval", "interval", "ms"}, {"slices", "turns", ""}, {"median", "median turn", "ms"}, {"p95", "p95 turn", "ms"}, {"max", "longest turn", "ms"}, {"double", "double turns", ""}, {"overlap", "max overlap", "ms"}, {"published", "published median turn", "ms"}};
             Chart chart;
             chart.kind = Chart::Kind::segments;
             chart.title = "Who held the GIL: each thread's turns";
@@ -489,13 +461,7 @@ namespace gillab
                     result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
                                                  s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
                                                  number_or_blank(figure)});
-                    timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths},
-                                         {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)},
-                                         {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles},
-                                         {"turns", turns}, {"lanes", lanes},
-                                         {"max_overlap_ms", ownership.max_overlap_ms},
-                                         {"pause_threshold_ms", ownership.pause_threshold_ms},
-                                         {"published_median_slice_ms", number_or_null(figure)}});
+                    timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths}, {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)}, {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles}, {"turns", turns}, {"lanes", lanes}, {"max_overlap_ms", ownership.max_overlap_ms}, {"pause_threshold_ms", ownership.pause_threshold_ms}, {"published_median_slice_ms", number_or_null(figure)}});
                 }
             }
             result.table.notes.push_back("a turn runs from a thread's first clock stamp to the other thread's first; a "
@@ -505,9 +471,7 @@ namespace gillab
             result.table.notes.push_back(published_for_magic("switchinterval").at("timeline_note").get<std::string>());
             result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
             result.chart = chart;
-            result.data = {{"mode", "timeline"}, {"duration_s", o.duration_s}, {"timelines", timelines},
-                           {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()},
-                           {"restored_interval_ms", switch_interval_s() * 1e3}};
+            result.data = {{"mode", "timeline"}, {"duration_s", o.duration_s}, {"timelines", timelines}, {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}, {"restored_interval_ms", switch_interval_s() * 1e3}};
             return result;
         }
 
@@ -538,8 +502,7 @@ namespace gillab
                 const double now = switch_interval_s();
                 result.table.rows.push_back({"previous", before * 1e3, "what it was"});
                 result.table.rows.push_back({"now", now * 1e3, "kept until you change it or restart the kernel"});
-                result.data = {{"mode", "set"}, {"interval_s", now}, {"interval_ms", now * 1e3},
-                               {"previous_ms", before * 1e3}};
+                result.data = {{"mode", "set"}, {"interval_s", now}, {"interval_ms", now * 1e3}, {"previous_ms", before * 1e3}};
             }
             else
             {
@@ -580,7 +543,9 @@ namespace gillab
     // The result object of %switchinterval: lookups by interval.
     struct switchinterval_result : Result
     {
-        explicit switchinterval_result(Result r) : Result(std::move(r)) {}
+        explicit switchinterval_result(Result r)
+            : Result(std::move(r))
+        {}
 
         // One interpreter's runs: the first measured, or the one `python` names
         // (as requested, '3.13t', or by its label).
@@ -597,7 +562,8 @@ namespace gillab
         const nl::json& run(py::object interval, const py::object& python) const
         {
             const double wanted_ms = (py::isinstance<py::str>(interval) ? parse_duration(interval.cast<std::string>())
-                                                                        : interval.cast<double>()) * 1e3;
+                                                                        : interval.cast<double>()) *
+                                     1e3;
             const bool timeline = data.contains("timelines");
             if (!timeline && !data.contains("runs")) throw py::key_error("this result has no measurements (it only showed or set the interval)");
             if (timeline && !python.is_none()) throw py::key_error("a timeline is measured in the kernel only");
@@ -612,10 +578,8 @@ namespace gillab
 
     void bind_switchinterval_result(py::module_& m)
     {
-        auto field = [](const char* name)
-        {
-            return [name](const switchinterval_result& r, py::object interval, py::object python)
-            { return py::cast(r.run(interval, python)[name]); };
+        auto field = [](const char* name) {
+            return [name](const switchinterval_result& r, py::object interval, py::object python) { return py::cast(r.run(interval, python)[name]); };
         };
         const auto python_arg = "python"_a = py::none();
         py::class_<switchinterval_result, Result>(m, "SwitchintervalResult")
@@ -629,9 +593,9 @@ namespace gillab
             .def("lanes", field("lanes"), "interval"_a, python_arg,
                  "per thread, the spans it held the GIL: [{'lane', 'segments': [{'start_ms', 'end_ms'}], 'held_ms'}] "
                  "(after --timeline)")
-            .def("run", [](const switchinterval_result& r, py::object interval, py::object python)
-                 { return py::cast(r.run(interval, python)); },
-                 "interval"_a, python_arg, "everything measured at one interval, as a dict");
+            .def(
+                "run", [](const switchinterval_result& r, py::object interval, py::object python) { return py::cast(r.run(interval, python)); },
+                "interval"_a, python_arg, "everything measured at one interval, as a dict");
     }
 
     magic_definition switchinterval_magic()

@@ -38,7 +38,6 @@ namespace gillab
 
     nl::json to_json(const summary& s)
     {
-        return {{"median", s.median}, {"min", s.min}, {"max", s.max},
-                {"q1", s.q1}, {"q3", s.q3}, {"iqr", s.iqr()}, {"count", s.count}};
+        return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"q1", s.q1}, {"q3", s.q3}, {"iqr", s.iqr()}, {"count", s.count}};
     }
 }

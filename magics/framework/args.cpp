@@ -271,7 +271,7 @@ namespace gillab
             {
                 fail(name, part.empty() ? it->second : part,
                      "comma-separated whole numbers from " + std::to_string(min) + " to " + std::to_string(max) +
-                     ", or " + join(words, ", "));
+                         ", or " + join(words, ", "));
             }
             values.push_back(part);
         }

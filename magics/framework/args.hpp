@@ -15,8 +15,8 @@ namespace gillab
 {
     struct option_spec
     {
-        std::string name;     // long name without dashes: "workers"
-        char short_name;      // 'w', or 0 for none
+        std::string name;  // long name without dashes: "workers"
+        char short_name;  // 'w', or 0 for none
         std::string metavar;  // "N,N,...", empty for a flag
         std::string help;
     };
@@ -61,7 +61,7 @@ namespace gillab
 
         parsed_args parse(const std::string& line) const;
         std::string usage() const;  // one line
-        std::string help() const;   // the docstring `%name?` shows
+        std::string help() const;  // the docstring `%name?` shows
 
     private:
         std::string m_magic;

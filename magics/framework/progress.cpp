@@ -65,7 +65,9 @@ namespace gillab
     }
 
     progress_ticker::progress_ticker(std::string magic, std::string doing, double after_s)
-        : m_magic(std::move(magic)), m_doing(std::move(doing)), m_after_s(after_s)
+        : m_magic(std::move(magic))
+        , m_doing(std::move(doing))
+        , m_after_s(after_s)
     {
         if (publisher()) m_thread = std::thread([this] { run(); });
     }
@@ -85,8 +87,7 @@ namespace gillab
     {
         const auto started = monotonic::now();
         const std::string id = new_display_id();
-        auto message = [&](const std::string& text)
-        {
+        auto message = [&](const std::string& text) {
             return nlohmann::json{{"data", {{"text/plain", m_magic + ": " + text}}},
                                   {"metadata", nlohmann::json::object()},
                                   {"transient", {{"display_id", id}}}};
@@ -120,13 +121,14 @@ namespace gillab
         py::class_<python_ticker>(m, "progress",
                                   "with progress(name, doing): shows 'name: doing, N s so far' once the block has run "
                                   "after_s, updated each second, from a thread of its own")
-            .def(py::init([](const std::string& name, const std::string& doing, double after_s)
-                 {
+            .def(py::init([](const std::string& name, const std::string& doing, double after_s) {
                      auto made = std::make_unique<python_ticker>();
                      made->ticker.emplace(name, doing, after_s);
                      return made;
-                 }), "name"_a, "doing"_a, "after_s"_a = 2.0)
-            .def("__enter__", [](python_ticker& t) -> python_ticker& { return t; }, py::return_value_policy::reference)
+                 }),
+                 "name"_a, "doing"_a, "after_s"_a = 2.0)
+            .def(
+                "__enter__", [](python_ticker& t) -> python_ticker& { return t; }, py::return_value_policy::reference)
             .def("__exit__", [](python_ticker& t, const py::args&) { t.ticker.reset(); return false; });
     }
 }

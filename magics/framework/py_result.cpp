@@ -70,14 +70,14 @@ namespace gillab
             .def_property_readonly("title", [](const Result& r) { return r.table.title; })
             .def_property_readonly("rows", &records, "the table as a list of dicts, one per row")
             .def_property_readonly("notes", [](const Result& r) { return r.table.notes; })
-            .def("to_dict", [](const Result& r) { return py::cast(render_json(r)); },
-                 "everything in the result as plain Python data (the application/vnd.gillab.result+json output)")
+            .def(
+                "to_dict", [](const Result& r) { return py::cast(render_json(r)); },
+                "everything in the result as plain Python data (the application/vnd.gillab.result+json output)")
             .def("to_dataframe", &to_dataframe, "the table as a pandas DataFrame")
             .def("_repr_mimebundle_", &repr_mimebundle, "include"_a = py::none(), "exclude"_a = py::none())
             .def("__repr__", [](const Result& r) { return render_text(r); })
             .def("__getattr__", &data_attribute)
-            .def("__dir__", [](const Result& r)
-            {
+            .def("__dir__", [](const Result& r) {
                 std::vector<std::string> names = {"magic", "title", "rows", "notes", "to_dict", "to_dataframe"};
                 for (auto& item : r.data.items()) names.push_back(item.key());
                 return names;

@@ -44,8 +44,7 @@ namespace gillab
 
         // A bad argument is the student's typo, not a bug: IPython shows a
         // UsageError as one line, without a traceback.
-        py::register_exception_translator([](std::exception_ptr error)
-        {
+        py::register_exception_translator([](std::exception_ptr error) {
             try
             {
                 if (error) std::rethrow_exception(error);
@@ -62,20 +61,22 @@ namespace gillab
             }
         });
 
-        m.def("magics", []
-        {
-            std::vector<std::pair<std::string, std::string>> out;
-            for (const auto& magic : gillab::all_magics()) out.emplace_back(magic.name, kind_name(magic.kind));
-            return out;
-        }, "(name, kind) of every magic");
-        m.def("help", [](const std::string& name)
-        {
-            for (const auto& magic : gillab::all_magics())
-            {
-                if (magic.name == name) return magic.parser.help();
-            }
-            throw gillab::usage_error("no gillab magic named '" + name + "'");
-        }, "name"_a);
+        m.def(
+            "magics", [] {
+                std::vector<std::pair<std::string, std::string>> out;
+                for (const auto& magic : gillab::all_magics()) out.emplace_back(magic.name, kind_name(magic.kind));
+                return out;
+            },
+            "(name, kind) of every magic");
+        m.def(
+            "help", [](const std::string& name) {
+                for (const auto& magic : gillab::all_magics())
+                {
+                    if (magic.name == name) return magic.parser.help();
+                }
+                throw gillab::usage_error("no gillab magic named '" + name + "'");
+            },
+            "name"_a);
         m.def("run", &gillab::run_magic, "name"_a, "line"_a, "cell"_a, "user_ns"_a);
         m.def("interpreter_command", &gillab::interpreter_command, "executable"_a, "writable"_a = std::vector<std::string>{}, "workdir"_a = "",
               "the argv that starts `executable` as the magics' --python does (bubblewrap for Debian unstable's)");

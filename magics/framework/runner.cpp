@@ -55,8 +55,9 @@ namespace gillab
             .def(py::init(&make_probe), "schedule"_a, "every_s"_a, "capacity"_a)
             .def("start", &gil_probe::start)
             .def("stop", &gil_probe::stop, "joins the probe thread (the GIL is released meanwhile)")
-            .def("report", [](const gil_probe& probe) { return py::cast(native_probe_report(probe)); },
-                 "its figures, in the shape a runner hands back (the sample statistics summarised)");
+            .def(
+                "report", [](const gil_probe& probe) { return py::cast(native_probe_report(probe)); },
+                "its figures, in the shape a runner hands back (the sample statistics summarised)");
     }
 
     py::object native_tools()

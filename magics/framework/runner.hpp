@@ -46,8 +46,8 @@ namespace gillab
     struct interpreter_turn
     {
         measurement_target target;  // the kernel's with its own description filled in
-        std::string label;          // "kernel 3.11.2 (Debian, PGO+LTO)", "3.13.5t (project build, no PGO/LTO, GIL off)"
-        status_callback progress;   // shows a status on the progress line, after the label
+        std::string label;  // "kernel 3.11.2 (Debian, PGO+LTO)", "3.13.5t (project build, no PGO/LTO, GIL off)"
+        status_callback progress;  // shows a status on the progress line, after the label
     };
 
     // Every target in turn, in order; a child's start is shown on `progress`

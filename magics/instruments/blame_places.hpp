@@ -24,13 +24,13 @@ namespace gillab
 
     struct place_view
     {
-        std::string where;     // "cell line 4", "In [3] line 2", "threading.py:324", or why unknown
-        std::string text;      // the line's source, stripped
+        std::string where;  // "cell line 4", "In [3] line 2", "threading.py:324", or why unknown
+        std::string text;  // the line's source, stripped
         std::string function;
         std::string file;
-        int line = -1;         // as `where` counts it
+        int line = -1;  // as `where` counts it
         std::string instruction;
-        std::string calls;     // the C function a call instruction is in, best effort
+        std::string calls;  // the C function a call instruction is in, best effort
     };
 
     // One view per place of the watch, in place_id order.

@@ -27,8 +27,7 @@ namespace gillab
         : m_thread_ids(std::move(python_thread_ids))
     {
         run_over_budget_type();  // created here, with the GIL held
-        m_thread = std::thread([this, deadline]
-        {
+        m_thread = std::thread([this, deadline] {
             auto next = deadline;
             while (true)
             {
@@ -81,11 +80,10 @@ namespace gillab
         py::class_<budget_watchdog>(m, "BudgetWatchdog",
                                     "Raises RunOverBudget in the given Python threads once after_s have passed, "
                                     "and every 0.1 s after, until stopped.")
-            .def(py::init([](double after_s, std::vector<unsigned long> thread_ids)
-                          {
-                              const auto after = std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(after_s));
-                              return std::make_unique<budget_watchdog>(monotonic::now() + after, std::move(thread_ids));
-                          }),
+            .def(py::init([](double after_s, std::vector<unsigned long> thread_ids) {
+                     const auto after = std::chrono::duration_cast<monotonic::duration>(std::chrono::duration<double>(after_s));
+                     return std::make_unique<budget_watchdog>(monotonic::now() + after, std::move(thread_ids));
+                 }),
                  "after_s"_a, "thread_ids"_a)
             .def("stop", &budget_watchdog::stop, "no exception is raised after this returns")
             .def("disarm", &budget_watchdog::disarm, "stop(), and withdraw an exception not yet delivered")

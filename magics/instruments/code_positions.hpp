@@ -12,9 +12,9 @@ namespace gillab
 {
     struct code_position
     {
-        int line = -1;        // -1: the instruction has no line (CPython's None)
+        int line = -1;  // -1: the instruction has no line (CPython's None)
         int end_line = -1;
-        int column = -1;      // 0-based UTF-8 byte offsets, -1 when not recorded
+        int column = -1;  // 0-based UTF-8 byte offsets, -1 when not recorded
         int end_column = -1;
     };
 

@@ -18,7 +18,10 @@ static pid_t own_pid;
 static uintptr_t code_type, bytes_type, str_type;
 
 /* Longer tables or names than these are treated as unreadable (none in real code comes close). */
-enum { max_code_units = 1 << 22 };
+enum
+{
+    max_code_units = 1 << 22
+};
 
 void gillab_frame_reader_init(void)
 {

@@ -15,10 +15,10 @@ namespace gillab
         out.window_s = std::max<std::int64_t>(0, end_ns - from_ns) * 1e-9;
         auto ms = [from_ns](std::int64_t ns) { return (ns - from_ns) * 1e-6; };
 
-        holder_figures* open = nullptr;       // the thread whose turn is running
-        const gil_run* open_run = nullptr;    // the run that turn's state came from
-        double open_place_s = 0;              // the open turn's longest run, whose place the turn shows
-        std::uintptr_t last_holder = 0;       // the holder of the last held sample
+        holder_figures* open = nullptr;  // the thread whose turn is running
+        const gil_run* open_run = nullptr;  // the run that turn's state came from
+        double open_place_s = 0;  // the open turn's longest run, whose place the turn shows
+        std::uintptr_t last_holder = 0;  // the holder of the last held sample
         bool first_in_window = true;
         std::uint64_t first_switch = 0;
         std::uint64_t last_switch = 0;
@@ -36,7 +36,8 @@ namespace gillab
             last_switch = run.switch_number;
             // The run's samples inside the window, pro rata when it straddles an edge.
             const double inside = run.start_ns >= from_ns && next <= end_ns
-                                      ? 1.0 : length_s / std::max(1e-9, (next - run.start_ns) * 1e-9);
+                                      ? 1.0
+                                      : length_s / std::max(1e-9, (next - run.start_ns) * 1e-9);
             out.samples += static_cast<std::uint64_t>(run.samples * inside + 0.5);
             out.contended_s += length_s * run.contended / std::max<std::uint32_t>(1, run.samples);
             if (run.holder == 0)

@@ -32,13 +32,13 @@ namespace gillab
     struct gil_holders
     {
         std::vector<holder_figures> threads;  // by resolver index
-        holder_figures unattributed;          // holders no thread could be proven for
-        double window_s = 0;                  // what the samples cover (less than asked if truncated)
-        double free_s = 0;                    // nobody held the GIL
-        double contended_s = 0;               // samples that saw a waiter's drop request, credited like the rest
-        std::uint64_t samples = 0;            // inside the window
+        holder_figures unattributed;  // holders no thread could be proven for
+        double window_s = 0;  // what the samples cover (less than asked if truncated)
+        double free_s = 0;  // nobody held the GIL
+        double contended_s = 0;  // samples that saw a waiter's drop request, credited like the rest
+        std::uint64_t samples = 0;  // inside the window
         std::uint64_t handovers_sampled = 0;  // the switch counter's rise over the samples
-        std::uint64_t handovers_seen = 0;     // holder changes between consecutive samples
+        std::uint64_t handovers_seen = 0;  // holder changes between consecutive samples
         std::uint64_t missed_turns() const { return handovers_sampled > handovers_seen ? handovers_sampled - handovers_seen : 0; }
     };
 

@@ -37,7 +37,9 @@ namespace gillab
     }
 
     gil_probe::gil_probe(schedule how, double period_s, std::size_t capacity)
-        : m_how(how), m_period_s(period_s), m_samples(capacity)
+        : m_how(how)
+        , m_period_s(period_s)
+        , m_samples(capacity)
     {
     }
 
@@ -209,10 +211,6 @@ namespace gillab
                                  {"to_ms", b == 0 ? 1e-3 : wait_bucket_floor_ms(b) * 2},
                                  {"count", s.wait_histogram[b]}});
         }
-        return {{"acquisitions", s.acquisitions}, {"recorded", s.recorded}, {"span_s", s.span_s},
-                {"wait_ms", to_json(s.wait_ms)}, {"wait_p95_ms", s.wait_p95_ms},
-                {"lateness_ms", to_json(s.lateness_ms)}, {"lateness_p95_ms", s.lateness_p95_ms},
-                {"max_wait_ms", s.max_wait_ms}, {"total_wait_s", s.total_wait_s}, {"total_hold_s", s.total_hold_s},
-                {"wait_ratio", s.wait_ratio()}, {"hold_ratio", s.hold_ratio()}, {"wait_histogram", histogram}};
+        return {{"acquisitions", s.acquisitions}, {"recorded", s.recorded}, {"span_s", s.span_s}, {"wait_ms", to_json(s.wait_ms)}, {"wait_p95_ms", s.wait_p95_ms}, {"lateness_ms", to_json(s.lateness_ms)}, {"lateness_p95_ms", s.lateness_p95_ms}, {"max_wait_ms", s.max_wait_ms}, {"total_wait_s", s.total_wait_s}, {"total_hold_s", s.total_hold_s}, {"wait_ratio", s.wait_ratio()}, {"hold_ratio", s.hold_ratio()}, {"wait_histogram", histogram}};
     }
 }

@@ -22,9 +22,9 @@ namespace gillab
     struct gil_sample
     {
         std::int64_t scheduled_ns;  // when it wanted to run
-        std::int64_t asked_ns;      // when it asked (PyGILState_Ensure, or time.sleep(0))
-        std::int64_t acquired_ns;   // when it had the GIL
-        std::int64_t released_ns;   // when it gave it back
+        std::int64_t asked_ns;  // when it asked (PyGILState_Ensure, or time.sleep(0))
+        std::int64_t acquired_ns;  // when it had the GIL
+        std::int64_t released_ns;  // when it gave it back
 
         double lateness_ms() const { return (acquired_ns - scheduled_ns) * 1e-6; }
         double wait_ms() const { return (acquired_ns - asked_ns) * 1e-6; }
@@ -39,13 +39,13 @@ namespace gillab
     struct gil_probe_summary
     {
         std::size_t acquisitions = 0;  // every one, recorded or not
-        std::size_t recorded = 0;      // those kept as samples
-        double span_s = 0;             // start to stop (or to now)
-        summary wait_ms;               // over the recorded samples
+        std::size_t recorded = 0;  // those kept as samples
+        double span_s = 0;  // start to stop (or to now)
+        summary wait_ms;  // over the recorded samples
         double wait_p95_ms = 0;
         summary lateness_ms;
         double lateness_p95_ms = 0;
-        double max_wait_ms = 0;        // over every acquisition
+        double max_wait_ms = 0;  // over every acquisition
         double total_wait_s = 0;
         double total_hold_s = 0;
         double wait_ratio() const { return span_s > 0 ? total_wait_s / span_s : 0; }
@@ -68,7 +68,7 @@ namespace gillab
         enum class schedule
         {
             periodic,  // sleep `period` after each release, then ask (a thread that wants to run every N ms)
-            yield      // time.sleep(0) in a loop holding the GIL: give it back and ask again at once
+            yield  // time.sleep(0) in a loop holding the GIL: give it back and ask again at once
         };
 
         // `capacity` samples are allocated (and touched) here, on the caller's thread.

@@ -42,7 +42,9 @@ namespace gillab
         // xorshift64*: uniform in [0, 1), cheap and good enough for spreading sample times.
         struct uniform_jitter
         {
-            explicit uniform_jitter(std::uint64_t seed) : state(seed | 1) {}
+            explicit uniform_jitter(std::uint64_t seed)
+                : state(seed | 1)
+            {}
             double next()
             {
                 state ^= state >> 12;
@@ -65,7 +67,9 @@ namespace gillab
     }
 
     gil_sampler::gil_sampler(const gillab_gil_fields& fields, double period_s, bool blame)
-        : m_fields(fields), m_period_s(period_s), m_blame_on(blame)
+        : m_fields(fields)
+        , m_period_s(period_s)
+        , m_blame_on(blame)
     {
         if (blame) gillab_frame_reader_init();
         // The first chunk is allocated (and touched) here, not on the sampler thread.
@@ -220,7 +224,7 @@ namespace gillab
         std::int64_t last_ns = 0;
         auto next_wait_round = m_started;
         std::uintptr_t current_holder = 0;  // last_holder at the previous sample
-        std::uintptr_t released = 0;        // the thread that last gave the GIL up, while it is asked
+        std::uintptr_t released = 0;  // the thread that last gave the GIL up, while it is asked
         int released_left = 0;
         while (!m_stop.load(std::memory_order_relaxed))
         {

@@ -36,22 +36,22 @@ namespace gillab
 {
     struct gil_run
     {
-        std::int64_t start_ns = 0;          // first sample of the run, since the sampler started
-        std::uintptr_t holder = 0;          // 0: nobody held the GIL
-        std::uint64_t switch_number = 0;    // CPython's count of hand-overs at the run's samples
-        std::uint64_t last_thread_id = 0;   // the newest thread state's id, read before the holder
+        std::int64_t start_ns = 0;  // first sample of the run, since the sampler started
+        std::uintptr_t holder = 0;  // 0: nobody held the GIL
+        std::uint64_t switch_number = 0;  // CPython's count of hand-overs at the run's samples
+        std::uint64_t last_thread_id = 0;  // the newest thread state's id, read before the holder
         std::uint32_t samples = 0;
-        std::uint32_t contended = 0;        // samples that saw a waiter's drop request
-        place_id place = unknown_place;     // where the holder was (blame on), else unknown_place
+        std::uint32_t contended = 0;  // samples that saw a waiter's drop request
+        place_id place = unknown_place;  // where the holder was (blame on), else unknown_place
     };
 
     // One sample of the thread a sampler follows (%%heartbeat's event-loop thread).
     struct followed_sample
     {
         std::int64_t t_ns = 0;
-        place_id place = unknown_place;         // where the followed thread was
-        bool waiting = false;                   // proven waiting for the GIL
-        std::uintptr_t holder = 0;              // the GIL's holder then (0: free)
+        place_id place = unknown_place;  // where the followed thread was
+        bool waiting = false;  // proven waiting for the GIL
+        std::uintptr_t holder = 0;  // the GIL's holder then (0: free)
         std::uint64_t last_thread_id = 0;
         place_id holder_place = unknown_place;
     };
@@ -59,20 +59,20 @@ namespace gillab
     struct gil_sampling
     {
         std::vector<gil_run> runs;
-        std::int64_t stopped_ns = 0;        // the end of the last run
+        std::int64_t stopped_ns = 0;  // the end of the last run
         std::uint64_t samples = 0;
-        std::int64_t max_gap_ns = 0;        // longest time between two samples (the sampler was late)
-        bool truncated = false;             // the run buffer filled: runs end at stopped_ns
-        double sampler_cpu_s = 0;           // the sampler thread's own CPU time
-        bool realtime = false;              // it ran at a real-time priority
-        std::uint64_t wait_rounds = 0;      // how often the watched threads were asked
-        std::uint64_t wait_polls = 0;       // /proc reads over all threads
-        std::vector<double> waited_s;       // per watch_waits slot: time proven waiting for the GIL
-        std::vector<std::uint64_t> waits;   // ... and how many waits
+        std::int64_t max_gap_ns = 0;  // longest time between two samples (the sampler was late)
+        bool truncated = false;  // the run buffer filled: runs end at stopped_ns
+        double sampler_cpu_s = 0;  // the sampler thread's own CPU time
+        bool realtime = false;  // it ran at a real-time priority
+        std::uint64_t wait_rounds = 0;  // how often the watched threads were asked
+        std::uint64_t wait_polls = 0;  // /proc reads over all threads
+        std::vector<double> waited_s;  // per watch_waits slot: time proven waiting for the GIL
+        std::vector<std::uint64_t> waits;  // ... and how many waits
         // Blame (empty when off): the places gil_run::place and the totals name.
         std::vector<code_copy> codes;
         std::vector<frame_place> places;
-        std::vector<blame_total> blame;     // per waiter slot, holder and place: time proven waiting behind it
+        std::vector<blame_total> blame;  // per waiter slot, holder and place: time proven waiting behind it
         std::uint64_t frame_reads = 0;
         std::uint64_t frames_unreadable = 0;
         std::vector<followed_sample> followed;  // follow(): every sample of that thread, in order

@@ -20,8 +20,6 @@ namespace gillab
         constexpr std::int64_t min_pause_ns = 2000;
         constexpr std::size_t gap_sample = 100000;  // gaps per thread for the typical one
 
-
-
         std::vector<std::int64_t> to_vector(py::handle stamps)
         {
             py::buffer_info info = py::reinterpret_borrow<py::buffer>(stamps).request();

@@ -13,24 +13,24 @@ namespace gillab
 {
     struct gil_slice
     {
-        int thread;       // 0 or 1
+        int thread;  // 0 or 1
         double start_ms;  // since the window opened
-        double end_ms;    // the other thread's first stamp (or this one's last)
+        double end_ms;  // the other thread's first stamp (or this one's last)
         double length_ms() const { return end_ms - start_ms; }
     };
 
     struct gil_span
     {
         double start_ms;  // the thread's first stamp of the span
-        double end_ms;    // its last one
+        double end_ms;  // its last one
     };
 
     struct gil_ownership
     {
         std::vector<gil_slice> turns;
         std::array<std::vector<gil_span>, 2> held;  // per thread
-        double pause_threshold_ms = 0;                // a longer pause in a thread's own stamps ends a span
-        double max_overlap_ms = 0;                    // longest time both threads' spans overlapped: 0 under a GIL
+        double pause_threshold_ms = 0;  // a longer pause in a thread's own stamps ends a span
+        double max_overlap_ms = 0;  // longest time both threads' spans overlapped: 0 under a GIL
     };
 
     // Runs both threads for `window_s` (GIL held by the caller, which waits

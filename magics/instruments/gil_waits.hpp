@@ -19,7 +19,9 @@ namespace gillab
     {
     public:
         gil_wait_tracker() = default;
-        explicit gil_wait_tracker(std::uintptr_t thread_state) : m_thread_state(thread_state) {}
+        explicit gil_wait_tracker(std::uintptr_t thread_state)
+            : m_thread_state(thread_state)
+        {}
 
         // The thread's thread-state pointer (the value last_holder holds when it has the GIL).
         std::uintptr_t thread_state() const { return m_thread_state; }
@@ -47,6 +49,6 @@ namespace gillab
         std::int64_t m_since_ns = 0;
         std::uint64_t m_switches = 0;  // the counter when the wait was last proven
         std::int64_t m_waited_ns = 0;
-        std::uint64_t m_waits = 0;     // waits seen (a wait the polls found, until its end)
+        std::uint64_t m_waits = 0;  // waits seen (a wait the polls found, until its end)
     };
 }

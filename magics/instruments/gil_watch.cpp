@@ -39,8 +39,7 @@ namespace gillab
             throw usage_error("%" + magic + ": cannot watch the GIL here: gillab " + reason);
         m_sampler = std::make_unique<gil_sampler>(m_fields, period_s, blame);
         m_registry = std::make_shared<thread_registry>();
-        m_registry->on_new_thread([this](std::size_t index, const known_thread& thread)
-        {
+        m_registry->on_new_thread([this](std::size_t index, const known_thread& thread) {
             m_wait_slot.resize(index + 1, max_wait_slots);
             m_wait_slot[index] = m_sampler->watch_waits(thread.syscall_fd, thread.address);
         });
@@ -72,13 +71,11 @@ namespace gillab
 
         const gil_sampling sampling = m_sampler->result();
         m_registry->learn(sampling.seen, sampling.seen_complete);
-        auto ns = [this](monotonic::time_point t)
-        { return std::chrono::duration_cast<std::chrono::nanoseconds>(t - m_sampler->started_at()).count(); };
+        auto ns = [this](monotonic::time_point t) { return std::chrono::duration_cast<std::chrono::nanoseconds>(t - m_sampler->started_at()).count(); };
         const thread_registry& registry = *m_registry;
         gil_watch_record record;
         record.holders = attribute_runs(sampling, ns(m_opened), ns(closed), registry.threads().size(),
-                                        [&registry](std::uintptr_t holder, std::uint64_t last_id)
-                                        { return registry.resolve(holder, last_id); });
+                                        [&registry](std::uintptr_t holder, std::uint64_t last_id) { return registry.resolve(holder, last_id); });
         record.registry = m_registry;
         record.period_s = m_sampler->period_s();
         record.wall_s = seconds_between(m_opened, closed);

@@ -33,21 +33,21 @@ namespace gillab
         std::shared_ptr<thread_registry> registry;
         double period_s = 0;
         double wall_s = 0;
-        double cpu_s = 0;               // the process's CPU time over the window, the sampler's own excluded
+        double cpu_s = 0;  // the process's CPU time over the window, the sampler's own excluded
         double sampler_cpu_s = 0;
         bool sampler_realtime = false;  // the sampler ran at a real-time priority
-        std::uint64_t handovers = 0;    // CPython's switch counter over the window: exact
-        double mean_gap_s = 0;          // achieved time between samples
+        std::uint64_t handovers = 0;  // CPython's switch counter over the window: exact
+        double mean_gap_s = 0;  // achieved time between samples
         double max_gap_s = 0;
         bool truncated = false;
         double switch_interval_s = 0;
         // Per registry entry: time proven waiting for the GIL (gil_waits.hpp;
         // a lower bound), or NaN where its thread could not be polled.
         std::vector<double> waiting_s;
-        double wait_round_s = 0;        // achieved time between two rounds of polls
-        bool blame = false;             // the holder's frame was read at each held sample
+        double wait_round_s = 0;  // achieved time between two rounds of polls
+        bool blame = false;  // the holder's frame was read at each held sample
         std::vector<blamed_wait> blamed;
-        std::vector<code_copy> codes;   // what places name (gil_sampling's)
+        std::vector<code_copy> codes;  // what places name (gil_sampling's)
         std::vector<frame_place> places;
         std::uint64_t frame_reads = 0;
         std::uint64_t frames_unreadable = 0;

@@ -25,7 +25,7 @@ namespace gillab
 
     struct code_copy
     {
-        std::string filename;      // empty when not ASCII or unreadable
+        std::string filename;  // empty when not ASCII or unreadable
         std::string qualname;
         int first_line = 0;
         std::vector<std::uint8_t> linetable;  // empty when unreadable: lines unknown
@@ -33,9 +33,9 @@ namespace gillab
 
     struct frame_place
     {
-        std::uint32_t code = 0;    // index into codes()
+        std::uint32_t code = 0;  // index into codes()
         std::int32_t instruction = 0;
-        std::uint8_t opcode = 0;   // as found (a specialised opcode possibly)
+        std::uint8_t opcode = 0;  // as found (a specialised opcode possibly)
     };
 
     class holder_frames

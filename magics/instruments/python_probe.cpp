@@ -66,11 +66,14 @@ namespace gillab
         nl::json histogram = nl::json::array();
         for (std::uint64_t count : s.wait_histogram) histogram.push_back(count);
         return {{"schedule", probe.how() == gil_probe::schedule::yield ? "yield" : "sleep"},
-                {"every_s", probe.period_s()}, {"span_s", s.span_s}, {"acquisitions", s.acquisitions},
-                {"total_wait_s", s.total_wait_s}, {"total_hold_s", s.total_hold_s}, {"max_wait_ms", s.max_wait_ms},
+                {"every_s", probe.period_s()},
+                {"span_s", s.span_s},
+                {"acquisitions", s.acquisitions},
+                {"total_wait_s", s.total_wait_s},
+                {"total_hold_s", s.total_hold_s},
+                {"max_wait_ms", s.max_wait_ms},
                 {"wait_histogram", histogram},
-                {"sampled", {{"recorded", s.recorded}, {"wait_ms", to_json(s.wait_ms)}, {"wait_p95_ms", s.wait_p95_ms},
-                             {"lateness_ms", to_json(s.lateness_ms)}, {"lateness_p95_ms", s.lateness_p95_ms}}}};
+                {"sampled", {{"recorded", s.recorded}, {"wait_ms", to_json(s.wait_ms)}, {"wait_p95_ms", s.wait_p95_ms}, {"lateness_ms", to_json(s.lateness_ms)}, {"lateness_p95_ms", s.lateness_p95_ms}}}};
     }
 
     gil_probe_summary read_probe_summary(const nl::json& report)

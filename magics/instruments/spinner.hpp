@@ -14,7 +14,7 @@ namespace gillab
     struct spinner_load
     {
         std::string name;
-        std::string step;          // what one step is, for people
+        std::string step;  // what one step is, for people
         bool releases_gil;
     };
 

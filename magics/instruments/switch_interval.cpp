@@ -31,9 +31,12 @@ namespace gillab
         }
     }
 
-    scoped_switch_interval::scoped_switch_interval() : m_saved_s(switch_interval_s()) {}
+    scoped_switch_interval::scoped_switch_interval()
+        : m_saved_s(switch_interval_s())
+    {}
 
-    scoped_switch_interval::scoped_switch_interval(double seconds) : scoped_switch_interval()
+    scoped_switch_interval::scoped_switch_interval(double seconds)
+        : scoped_switch_interval()
     {
         set(seconds);
     }

@@ -138,8 +138,7 @@ namespace gillab
         m_state->previous = threading.attr("gettrace")();
         std::weak_ptr<state> weak = m_state;
         py::object previous = m_state->previous;
-        py::cpp_function hook([weak, previous](py::object frame, py::object event, py::object arg) -> py::object
-        {
+        py::cpp_function hook([weak, previous](py::object frame, py::object event, py::object arg) -> py::object {
             std::shared_ptr<state> s = weak.lock();
             if (s && !s->closed) s->registry->add_current();
             // This thread's own trace function: the one it would have had.

@@ -44,10 +44,10 @@ namespace gillab
         std::uint64_t id = 0;
         unsigned long ident = 0;
         unsigned long native_id = 0;
-        py::object thread;         // its threading.Thread, or None for a thread threading does not know
+        py::object thread;  // its threading.Thread, or None for a thread threading does not know
         bool alive_at_start = false;
         bool alive_at_end = false;
-        bool seen_only = false;    // known only from a sampler's listing (a native thread's state)
+        bool seen_only = false;  // known only from a sampler's listing (a native thread's state)
         // /proc/self/task/<native_id>/syscall, opened while the thread was
         // surely alive (so a reused thread id cannot name another thread); -1 if none.
         int syscall_fd = -1;
@@ -107,7 +107,7 @@ namespace gillab
     {
     public:
         explicit thread_start_hook(std::shared_ptr<thread_registry> registry);  // GIL held
-        ~thread_start_hook();                                                    // GIL held
+        ~thread_start_hook();  // GIL held
         thread_start_hook(const thread_start_hook&) = delete;
         thread_start_hook& operator=(const thread_start_hook&) = delete;
 

@@ -14,9 +14,9 @@ namespace gillab
 {
     struct blame_key
     {
-        std::uint32_t waiter = 0;      // the sampler's wait slot
+        std::uint32_t waiter = 0;  // the sampler's wait slot
         place_id place = unknown_place;
-        std::uintptr_t holder = 0;     // 0: nobody held the GIL (the waiter was being woken)
+        std::uintptr_t holder = 0;  // 0: nobody held the GIL (the waiter was being woken)
         std::uint64_t last_thread_id = 0;  // read with the holder, to prove whose it was
         bool operator==(const blame_key& other) const
         {

@@ -58,8 +58,7 @@ namespace gillab
         for (const ChartSegment& segment : chart.segments)
         {
             if (chart.plottable(segment))
-                segments.push_back({{"band", segment.band}, {"lane", segment.lane},
-                                    {"start", segment.start}, {"end", segment.end}});
+                segments.push_back({{"band", segment.band}, {"lane", segment.lane}, {"start", segment.start}, {"end", segment.end}});
         }
         return {{"kind", kind_name(chart.kind)},
                 {"steps", chart.kind == Chart::Kind::lines && chart.steps},

@@ -12,7 +12,7 @@ namespace gillab
     struct ChartImage
     {
         std::string png_base64;
-        int width = 0;   // display size in CSS pixels; the image has
+        int width = 0;  // display size in CSS pixels; the image has
         int height = 0;  // PIXEL_RATIO (2) times as many each way
     };
 

@@ -62,7 +62,6 @@ namespace gillab
                     row[c] += overlap;
                 else if (segment.start == segment.end)
                     row[c] = std::max(row[c], std::numeric_limits<double>::min());  // an instant shows as '.'
-
             }
         }
 
@@ -77,7 +76,8 @@ namespace gillab
             {
                 std::string strip;
                 for (double held : covered[band][lane])
-                    strip += held >= step / 2 ? '#' : held > 0 ? '.' : ' ';
+                    strip += held >= step / 2 ? '#' : held > 0 ? '.'
+                                                               : ' ';
                 out += "  " + chart.lanes[lane] + std::string(label_width - chart.lanes[lane].size(), ' ') + " |" + strip + "|\n";
             }
         }

@@ -111,11 +111,9 @@ namespace gillab
             const json title = title_or_none(chart.x_title);
             if (is_bars(chart))
             {
-                return {{"field", "category"}, {"type", "nominal"}, {"title", title},
-                        {"sort", chart.categories}, {"axis", {{"labelAngle", 0}}}};
+                return {{"field", "category"}, {"type", "nominal"}, {"title", title}, {"sort", chart.categories}, {"axis", {{"labelAngle", 0}}}};
             }
-            return {{"field", "x"}, {"type", "quantitative"}, {"title", title},
-                    {"scale", {{"zero", false}}}};
+            return {{"field", "x"}, {"type", "quantitative"}, {"title", title}, {"scale", {{"zero", false}}}};
         }
 
         // A point's own values, when it stands for no single table row: three
@@ -151,8 +149,7 @@ namespace gillab
             json encoding = {
                 {"x", x_encoding(chart)},
                 {"y", y_encoding(chart)},
-                {"color", {{"field", "series"}, {"type", "nominal"}, {"title", nullptr},
-                           {"scale", {{"domain", names}}}}},
+                {"color", {{"field", "series"}, {"type", "nominal"}, {"title", nullptr}, {"scale", {{"domain", names}}}}},
                 {"tooltip", tooltip(chart, figures, columns)},
             };
             if (is_bars(chart))
@@ -180,12 +177,8 @@ namespace gillab
         {
             return {
                 {"data", {{"values", rows}}},
-                {"mark", {{"type", "rule"}, {"color", rule_colour}, {"strokeDash", {6, 4}},
-                          {"strokeWidth", 1.5}}},
-                {"encoding", {{"y", {{"field", "y"}, {"type", "quantitative"}}},
-                              {"tooltip", json::array({{{"field", "label"}, {"type", "nominal"}},
-                                                       {{"field", "y"}, {"type", "quantitative"},
-                                                        {"format", value_format}}})}}},
+                {"mark", {{"type", "rule"}, {"color", rule_colour}, {"strokeDash", {6, 4}}, {"strokeWidth", 1.5}}},
+                {"encoding", {{"y", {{"field", "y"}, {"type", "quantitative"}}}, {"tooltip", json::array({{{"field", "label"}, {"type", "nominal"}}, {{"field", "y"}, {"type", "quantitative"}, {"format", value_format}}})}}},
             };
         }
 
@@ -193,11 +186,8 @@ namespace gillab
         {
             return {
                 {"data", {{"values", rows}}},
-                {"mark", {{"type", "text"}, {"color", rule_colour}, {"align", "right"},
-                          {"baseline", "bottom"}, {"dx", -4}, {"dy", -3}}},
-                {"encoding", {{"x", {{"value", "width"}}},
-                              {"y", {{"field", "y"}, {"type", "quantitative"}}},
-                              {"text", {{"field", "label"}, {"type", "nominal"}}}}},
+                {"mark", {{"type", "text"}, {"color", rule_colour}, {"align", "right"}, {"baseline", "bottom"}, {"dx", -4}, {"dy", -3}}},
+                {"encoding", {{"x", {{"value", "width"}}}, {"y", {{"field", "y"}, {"type", "quantitative"}}}, {"text", {{"field", "label"}, {"type", "nominal"}}}}},
             };
         }
 
@@ -237,8 +227,7 @@ namespace gillab
             const json lanes = chart.lanes;
             const std::string x_title = chart.x_title.empty() ? "start" : chart.x_title;
             json tooltip = json::array({{{"field", "lane"}, {"type", "nominal"}},
-                                        {{"field", "start"}, {"type", "quantitative"}, {"title", x_title},
-                                         {"format", value_format}},
+                                        {{"field", "start"}, {"type", "quantitative"}, {"title", x_title}, {"format", value_format}},
                                         {{"field", "end"}, {"type", "quantitative"}, {"format", value_format}}});
             json encoding = {
                 {"x", {{"field", "start"}, {"type", "quantitative"}, {"title", title_or_none(chart.x_title)}}},

@@ -17,7 +17,7 @@ namespace gillab
     // The table a chart was drawn from, as people read it.
     struct ChartFigures
     {
-        std::vector<std::string> headers;            // one per column, units included
+        std::vector<std::string> headers;  // one per column, units included
         std::vector<std::vector<std::string>> rows;  // [row][column], as the table prints them
     };
 

@@ -58,7 +58,7 @@ namespace gillab
         std::size_t display_width(const std::string& text)
         {
             return static_cast<std::size_t>(std::count_if(text.begin(), text.end(),
-                [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+                                                          [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
         }
 
         std::string pad(const std::string& text, std::size_t width, bool right)

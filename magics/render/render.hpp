@@ -14,9 +14,9 @@ namespace gillab
     // format_column down each column); units stay in the column headers.
     std::vector<std::vector<std::string>> format_table(const Table& table);
 
-    std::string render_text(const Result& result);                          // aligned table (+ a segment chart's strip)
+    std::string render_text(const Result& result);  // aligned table (+ a segment chart's strip)
     std::string render_html(const Result& result, const ChartImage* image);  // table (+ chart image when given)
-    nl::json render_json(const Result& result);                             // versioned schema
+    nl::json render_json(const Result& result);  // versioned schema
 
     struct MimeBundle
     {

@@ -23,9 +23,9 @@ namespace gillab
 
     struct Column
     {
-        std::string key;    // machine name, used in JSON
+        std::string key;  // machine name, used in JSON
         std::string title;  // header shown to people
-        std::string unit;   // "s", "ms", "x", "%", "" ...
+        std::string unit;  // "s", "ms", "x", "%", "" ...
         bool identifier = false;  // whole numbers that name, not count (a thread's ident): no separators
     };
 
@@ -73,8 +73,8 @@ namespace gillab
         enum class Kind
         {
             grouped_bars,  // one group per category, one bar per series
-            lines,         // numeric x, one polyline (with points) per series
-            segments       // a strip per band, a row per lane, a bar per segment along x
+            lines,  // numeric x, one polyline (with points) per series
+            segments  // a strip per band, a row per lane, a bar per segment along x
         };
 
         Kind kind = Kind::grouped_bars;
@@ -121,7 +121,7 @@ namespace gillab
 
     struct Result
     {
-        std::string magic;   // "gilinfo", "gilbench", ...
+        std::string magic;  // "gilinfo", "gilbench", ...
         Table table;
         std::vector<Table> more_tables;  // shown after the first, each with its own notes (gilwatch's blame)
         std::optional<Chart> chart;

@@ -38,7 +38,8 @@ namespace gillab
 
         bool is_executable_file(const std::string& path)
         {
-            struct stat st{};
+            struct stat st
+            {};
             return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
         }
 
@@ -181,7 +182,8 @@ namespace gillab
                 const int failed = posix_spawnp(&m_pid, argv[0].c_str(), &actions, &attributes, argv_c.data(), env_c.data());
                 posix_spawn_file_actions_destroy(&actions);
                 posix_spawnattr_destroy(&attributes);
-                for (int fd : {in[0], err[1], out[1], result[1]}) if (fd >= 0) close(fd);
+                for (int fd : {in[0], err[1], out[1], result[1]})
+                    if (fd >= 0) close(fd);
                 m_stdin = in[1];
                 m_stderr = err[0];
                 m_stdout = out[0];
@@ -220,8 +222,7 @@ namespace gillab
                 {
                     while (!finished && !timed_out)
                     {
-                        wait_interruptibly([&]
-                        {
+                        wait_interruptibly([&] {
                             if (timeout_s > 0 && monotonic::now() > deadline)
                             {
                                 timed_out = true;
@@ -327,10 +328,18 @@ namespace gillab
                 pollfd fds[4];
                 int* owners[4];
                 int n = 0;
-                if (m_stdin >= 0) { fds[n] = {m_stdin, POLLOUT, 0}; owners[n++] = &m_stdin; }
+                if (m_stdin >= 0)
+                {
+                    fds[n] = {m_stdin, POLLOUT, 0};
+                    owners[n++] = &m_stdin;
+                }
                 for (int* fd : {&m_stdout, &m_stderr, &m_result})
                 {
-                    if (*fd >= 0) { fds[n] = {*fd, POLLIN, 0}; owners[n++] = fd; }
+                    if (*fd >= 0)
+                    {
+                        fds[n] = {*fd, POLLIN, 0};
+                        owners[n++] = fd;
+                    }
                 }
                 if (n == 0 || poll(fds, n, 5) <= 0) return;
                 for (int i = 0; i < n; ++i)
@@ -349,7 +358,8 @@ namespace gillab
                     const ssize_t r = read(fd, buffer, sizeof buffer);
                     if (r > 0)
                     {
-                        std::string& sink = &fd == &m_stdout ? stdout_text : &fd == &m_stderr ? stderr_text : result_text;
+                        std::string& sink = &fd == &m_stdout ? stdout_text : &fd == &m_stderr ? stderr_text
+                                                                                              : result_text;
                         sink.append(buffer, static_cast<std::size_t>(r));
                         if (&fd == &m_stderr && sink.size() > max_stderr_kept) sink.erase(0, sink.size() - max_stderr_kept);
                     }
@@ -401,7 +411,9 @@ namespace gillab
         const nl::json build = raw.value("build", nl::json::object());
         if (!build.is_object() || !build.contains("pgo")) return "build unknown";
         const bool pgo = build.value("pgo", false), lto = build.value("lto", false);
-        std::string text = pgo && lto ? "PGO+LTO" : pgo ? "PGO" : lto ? "LTO" : "no PGO/LTO";
+        std::string text = pgo && lto ? "PGO+LTO" : pgo ? "PGO"
+                                                : lto   ? "LTO"
+                                                        : "no PGO/LTO";
         if (build.value("debug", false)) text += ", debug";
         return text;
     }
@@ -436,7 +448,8 @@ namespace gillab
             {
                 const std::string path = folder + "/" + name;
                 if (!is_python_name(name) || !is_executable_file(path)) continue;
-                struct stat st{};
+                struct stat st
+                {};
                 if (stat(path.c_str(), &st) != 0) continue;
                 const std::pair<dev_t, ino_t> file{st.st_dev, st.st_ino};
                 if (std::find(seen.begin(), seen.end(), file) != seen.end()) continue;
@@ -481,8 +494,8 @@ namespace gillab
         }
         if (builds.size() > 1)
             notes.push_back("builds differ (" + build_list + "): between interpreters compiled differently, a "
-                            "difference in speed is partly the compiler's, not only the version's; only builds "
-                            "alike compare versions (%gilinfo --interpreters shows how each was built).");
+                                                             "difference in speed is partly the compiler's, not only the version's; only builds "
+                                                             "alike compare versions (%gilinfo --interpreters shows how each was built).");
     }
 
     std::string interpreter_origin(const std::string& executable)

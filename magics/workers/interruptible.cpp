@@ -37,8 +37,7 @@ namespace gillab
 
     void wait_interruptibly(const std::function<bool()>& done, std::chrono::milliseconds poll)
     {
-        check_signals_between([&]
-        {
+        check_signals_between([&] {
             const auto deadline = monotonic::now() + poll;
             bool finished;
             while (!(finished = done()) && monotonic::now() < deadline)
@@ -52,8 +51,7 @@ namespace gillab
     void wait_interruptibly(std::mutex& mutex, std::condition_variable& changed, const std::function<bool()>& done,
                             std::chrono::milliseconds poll)
     {
-        check_signals_between([&]
-        {
+        check_signals_between([&] {
             std::unique_lock<std::mutex> lock(mutex);
             return changed.wait_for(lock, poll, done);
         });

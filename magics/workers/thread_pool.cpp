@@ -32,7 +32,10 @@ namespace gillab
         struct shared_state
         {
             shared_state(py::object job_, long jobs_, int workers_)
-                : job(std::move(job_)), jobs(jobs_), workers(workers_), chained(workers_ > release_together_max)
+                : job(std::move(job_))
+                , jobs(jobs_)
+                , workers(workers_)
+                , chained(workers_ > release_together_max)
             {
                 results.assign(static_cast<std::size_t>(jobs), py::none());
                 python_thread_ids.assign(static_cast<std::size_t>(workers), 0);
@@ -45,7 +48,7 @@ namespace gillab
             std::mutex mutex;
             std::condition_variable start_line;  // parked workers wait here
             std::condition_variable all_parked;  // the caller waits here
-            std::condition_variable finished;    // and here, for the last one out
+            std::condition_variable finished;  // and here, for the last one out
             int parked = 0;
             long tickets = 0;  // workers allowed past the start line
             std::atomic<long> next_job{0};
@@ -81,8 +84,7 @@ namespace gillab
                     --state->tickets;
                 }
                 bool passed_on = !state->chained;
-                auto wake_next = [&]
-                {
+                auto wake_next = [&] {
                     if (passed_on) return;
                     passed_on = true;
                     {
@@ -230,7 +232,8 @@ namespace gillab
                 PyErr_SetString(PyExc_KeyboardInterrupt,
                                 (count_text(left, "worker thread") + " blocked in a C call (a sleep, a read) " +
                                  (left == 1 ? "was left to finish it; it stops" : "were left to finish it; they stop") +
-                                 " when it returns").c_str());
+                                 " when it returns")
+                                    .c_str());
                 throw py::error_already_set();
             }
             throw;

@@ -16,7 +16,7 @@ namespace gillab
 
     struct pool_run
     {
-        double wall_s = 0;     // release -> last job done
+        double wall_s = 0;  // release -> last job done
         double startup_s = 0;  // thread creation -> all parked at the start line
         std::vector<py::object> results;
         bool failed = false;

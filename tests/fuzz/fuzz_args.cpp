@@ -56,13 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string line(reinterpret_cast<const char*>(data), size);
     accessor([&] { gillab::split_arguments(line); });
-    accessor([&]
-    {
+    accessor([&] {
         const double seconds = gillab::parse_duration(line);
         if (seconds != seconds) std::abort();  // NaN must be refused
     });
-    accessor([&]
-    {
+    accessor([&] {
         const gillab::parsed_args args = parser().parse(line);
         accessor([&] { args.choices("modes", {"a"}, {"sequential", "threads", "processes", "asyncio"}, true); });
         accessor([&] { args.integers("workers", {1}, 1, 10000); });

@@ -173,8 +173,7 @@ TEST(ArgParserWording, EveryErrorIsOneNamedLine)
 TEST(ArgParserWording, EveryValueErrorNamesTheValueAndWhatIsAccepted)
 {
     arg_parser parser = sample_parser();
-    auto bad = [&](const std::string& line, const std::function<void(const parsed_args&)>& read)
-    { return error_of([&] { read(parser.parse(line)); }); };
+    auto bad = [&](const std::string& line, const std::function<void(const parsed_args&)>& read) { return error_of([&] { read(parser.parse(line)); }); };
     EXPECT_EQ(bad("--out 0x10", [](const parsed_args& a) { a.integer("out", 1, 1, 64); }),
               "%sample: bad value '0x10' for --out; accepted: a whole number from 1 to 64");
     EXPECT_EQ(bad("--out 1e999", [](const parsed_args& a) { a.number("out", 0.5, 0.0, 1.0); }),

@@ -16,7 +16,8 @@ namespace gillab
         // A -> 0, B -> 1, anything else unproven.
         std::size_t resolve(std::uintptr_t holder, std::uint64_t)
         {
-            return holder == A ? 0 : holder == B ? 1 : 99;
+            return holder == A ? 0 : holder == B ? 1
+                                                 : 99;
         }
 
         gil_sampling sampling(std::vector<gil_run> runs, std::int64_t stopped_ns)

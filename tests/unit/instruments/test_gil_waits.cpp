@@ -19,10 +19,10 @@ namespace gillab
     {
         gil_wait_tracker w(T);
         w.seen_blocked(10 * us, 4);
-        w.sample(50 * us, 4, X, 4);     // nobody took it
-        w.sample(100 * us, 5, X, 5);    // X took it (one hand-over, not to T)
+        w.sample(50 * us, 4, X, 4);  // nobody took it
+        w.sample(100 * us, 5, X, 5);  // X took it (one hand-over, not to T)
         EXPECT_TRUE(w.waiting());
-        w.sample(150 * us, 6, T, 6);    // T took it
+        w.sample(150 * us, 6, T, 6);  // T took it
         EXPECT_FALSE(w.waiting());
         EXPECT_EQ(w.waited_ns(), 140 * us);
         EXPECT_EQ(w.waits(), 1u);

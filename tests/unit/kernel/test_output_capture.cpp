@@ -13,9 +13,12 @@ TEST(SanitizeUtf8, KeepsValidText)
 
 TEST(SanitizeUtf8, ReplacesInvalidBytes)
 {
-    EXPECT_EQ(sanitize_utf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
-    EXPECT_EQ(sanitize_utf8("\xC3"), "\xEF\xBF\xBD");           // truncated sequence
-    EXPECT_EQ(sanitize_utf8("\x80"), "\xEF\xBF\xBD");           // lone continuation
+    EXPECT_EQ(sanitize_utf8("a\xFF"
+                            "b"),
+              "a\xEF\xBF\xBD"
+              "b");
+    EXPECT_EQ(sanitize_utf8("\xC3"), "\xEF\xBF\xBD");  // truncated sequence
+    EXPECT_EQ(sanitize_utf8("\x80"), "\xEF\xBF\xBD");  // lone continuation
     EXPECT_EQ(sanitize_utf8(std::string("a\0b", 3)), std::string("a\0b", 3));
 }
 

@@ -86,8 +86,7 @@ namespace gillab
         chart.kind = Chart::Kind::segments;
         chart.lanes = {"thread A", "thread B"};
         chart.bands = {"5 ms"};
-        chart.segments = {{0, 0, 0.0, 5.0}, {0, 1, 5.0, 9.0}, {0, 2, 1.0, 2.0}, {1, 0, 1.0, 2.0},
-                          {0, 0, 3.0, 2.0}, {0, 1, nan, 2.0}};
+        chart.segments = {{0, 0, 0.0, 5.0}, {0, 1, 5.0, 9.0}, {0, 2, 1.0, 2.0}, {1, 0, 1.0, 2.0}, {0, 0, 3.0, 2.0}, {0, 1, nan, 2.0}};
         const nlohmann::json model = chart_to_model(chart);
         EXPECT_EQ(model.at("lanes"), nlohmann::json({"thread A", "thread B"}));
         EXPECT_EQ(model.at("bands"), nlohmann::json({"5 ms"}));

@@ -72,7 +72,8 @@ TEST(MimeBundle, ChartAddsVegaLiteAndTheGivenPngWithItsDisplaySize)
     EXPECT_TRUE(charted.data.contains("application/vnd.vegalite.v5+json"));
     const std::string html = charted.data["text/html"];
     EXPECT_NE(html.find("<img alt=\"chart\" width=\"640\" height=\"360\" src=\"data:image/png;base64,iVBORw0KGgo=\""),
-              std::string::npos) << html;
+              std::string::npos)
+        << html;
     // without an image (no Python to draw it) the rest is still there
     MimeBundle undrawn = mime_bundle(sample_result(true), nullptr);
     EXPECT_FALSE(undrawn.data.contains("image/png"));
