@@ -83,8 +83,7 @@ namespace gillab
     ChartFigures speedup_figures()
     {
         return {{"mode", "workers", "speed-up (x)", "flags"},
-                {{"threads", "1", "0.98", ""}, {"threads", "2", "0.95", "too noisy"},
-                 {"processes", "1", "0.93", ""}, {"processes", "2", "1.82", ""}}};
+                {{"threads", "1", "0.98", ""}, {"threads", "2", "0.95", "too noisy"}, {"processes", "1", "0.93", ""}, {"processes", "2", "1.82", ""}}};
     }
 
     Chart speedup_bars_with_rows()
@@ -108,7 +107,7 @@ namespace gillab
         ASSERT_NE(processes_at_2, rows.end());
         EXPECT_EQ(processes_at_2->at("cell_0"), "processes");
         EXPECT_EQ(processes_at_2->at("cell_2"), "1.82");  // as the table prints it, not the raw double
-        EXPECT_EQ(processes_at_2->at("cell_3"), "");       // a blank cell stays blank, not undefined
+        EXPECT_EQ(processes_at_2->at("cell_3"), "");  // a blank cell stays blank, not undefined
         EXPECT_EQ(rows.at(1).at("cell_3"), "too noisy");
         // the encoding still reads the raw figures
         EXPECT_EQ(processes_at_2->at("y"), 1.82);
@@ -185,7 +184,8 @@ namespace gillab
         Chart chart = latency_lines();
         EXPECT_FALSE(layer_with_mark(chart_to_vegalite(chart), "line")->at("mark").contains("interpolate"));
         chart.steps = true;
-        const nlohmann::json* lines = layer_with_mark(chart_to_vegalite(chart), "line");
+        const nlohmann::json spec = chart_to_vegalite(chart);  // the layer points into it
+        const nlohmann::json* lines = layer_with_mark(spec, "line");
         ASSERT_NE(lines, nullptr);
         EXPECT_EQ(lines->at("mark").at("interpolate"), "step-before");
     }
