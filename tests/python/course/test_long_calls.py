@@ -18,6 +18,6 @@ def test_published_design_table_sets_each_interpreter_beside_the_published_row()
                "python": {"median_ms": 5.0, "p95_ms": 6.0, "worst_ms": 9.0, "waits": 100},
                "multiply": {"median_ms": 150.0, "p95_ms": 290.0, "worst_ms": 310.0, "waits": 12}}
     shown = published_design_table({"/usr/bin/python3": figures, "/missing": None}, 500_000).data
-    assert "7**500,000 x 11**500,000, 300 ms each (12 waits)" in shown
+    assert "7\\*\\*500,000 x 11\\*\\*500,000, 300 ms each (12 waits)" in shown  # Markdown-escaped
     assert "| x30 | x62 |" in shown  # 150 / 5 and 310 / 5
     assert "379.826" in shown and "| x35 | x76 |" in shown and "/missing" not in shown

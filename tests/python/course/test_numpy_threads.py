@@ -44,6 +44,13 @@ def test_jobs_table_shows_each_job_beside_the_ceiling():
                          {"mode": "threads", "workers": 2, "jobs": 2, "wall_s": {"min": 1.0}},
                          {"mode": "threads", "workers": 4, "jobs": 4, "wall_s": {"min": 2.0}}]
 
+        def speedup(self, mode, workers):
+            """Jobs per second against sequential's, as GilbenchResult.speedup gives it."""
+            def rate(m, w):
+                run = next(r for r in self.runs if (r["mode"], r["workers"]) == (m, w))
+                return run["jobs"] / run["wall_s"]["min"]
+            return rate(mode, workers) / rate("sequential", 1)
+
     shown = jobs_table({"floats": Run(0.98), "objects": Run(0.99), "matmul": Run(1.0)}, 1000, 2, 20, cpus=2).data
     assert "| sin and sqrt in place, 2 passes over 1,000 floats | 0.98 | x2.00 | x2.00 | x2 |" in shown
     assert "Busy machine" not in shown and "machine was busy" not in shown
