@@ -57,7 +57,7 @@ def missing(*paths):
 
 def skip_reason(kind):
     if missing(CHROMIUM):
-        return "Debian's chromium is not installed (make deps)"
+        return "Debian's chromium is not installed (make provision)"
     if shutil.which("node") is None or missing(PLAYWRIGHT):
         return "node or playwright-core (lab/node_modules, make lab-app) is missing"
     if missing(os.path.join(JUPYTER_DIR, "kernels", "gillab", "kernel.json")):

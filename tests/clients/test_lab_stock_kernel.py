@@ -13,7 +13,7 @@ from loopback import JupyterServer
 def lab():
     require("lab")
     if not os.path.exists("/usr/share/jupyter/kernels/python3/kernel.json"):
-        pytest.skip("Debian's python3-ipykernel is not installed (make deps)")
+        pytest.skip("Debian's python3-ipykernel is not installed (make provision)")
     server = JupyterServer("lab")
     yield server
     assert server.stop() == []
