@@ -263,10 +263,10 @@ namespace gillab
                           " usable (set by " + o.cores.at("why").get<std::string>() +
                           "), CPU-bound work cannot exceed " + std::to_string(cpus) + "x.");
             out.push_back("cores used: CPU time / wall time; about 1 means the GIL (or one core) was the limit.");
-            if (std::count(o.modes.begin(), o.modes.end(), "sequential") || std::count(o.modes.begin(), o.modes.end(), "threads"))
-                out.push_back("sequential and threads: a concurrent.futures.ThreadPoolExecutor of 1 or N workers "
-                              "mapping the jobs, timed from its creation to its shutdown (its threads start "
-                              "as jobs are handed out).");
+            if (std::count(o.modes.begin(), o.modes.end(), "threads"))
+                out.push_back("threads: a concurrent.futures.ThreadPoolExecutor of N workers mapping the jobs, "
+                              "timed from its creation to its shutdown (its threads start as jobs are handed "
+                              "out); sequential: the jobs one after another in the kernel's own thread.");
             if (std::count(o.worker_specs.begin(), o.worker_specs.end(), "default"))
                 out.push_back("workers default: the library's own default, here " +
                               count_text(std::min(32LL, cpus + 4), "thread") + " (min(32, CPUs+4)), " +

@@ -9,10 +9,11 @@ for the native ones. Either way this loop times each configuration --warmup + --
 and returns the raw figures (wall and CPU seconds per run, budget stops, whether the results
 matched sequential's), which the kernel turns into medians, spreads, speed-ups and flags.
 Each mode is the plain script of its design, timed around the pool's whole life:
-  * sequential and threads: a concurrent.futures.ThreadPoolExecutor of 1 or N workers mapping
-    the jobs (its threads start one by one as jobs are handed out, inside the clock), so a
-    thread and sequential are measured alike; over --budget the running jobs get RunOverBudget
-    (PyThreadState_SetAsyncExc through ctypes) and the others are cancelled;
+  * sequential: a loop over the jobs in this thread, timed around the loop;
+  * threads: a concurrent.futures.ThreadPoolExecutor of N workers mapping
+    the jobs (its threads start one by one as jobs are handed out, inside the clock); over
+    --budget the running jobs get RunOverBudget (PyThreadState_SetAsyncExc through ctypes) and
+    the others are cancelled;
   * processes: the kernel does not start pools itself. Each run of consecutive processes
     configurations goes to a fresh process of the kernel's own interpreter (runners/child.py,
     through tools.in_fresh_interpreter), which runs this loop on them and forks its workers
@@ -197,12 +198,32 @@ def _first_failure(submitted, deadline):
     return None
 
 
+def run_sequential(tools, job, jobs, budget_s):
+    """The jobs one after another in this thread: in the kernel its main thread, where a job may
+    set signal handlers and the interrupt stops even a job asleep in C. Over budget: checked
+    between jobs, and the watchdog raises RunOverBudget inside a long one."""
+    def body(run, start):
+        deadline = start + budget_s
+        i = 0
+        try:
+            for i in range(jobs):
+                run["results"].append(job(i))
+                if time.perf_counter() >= deadline and i + 1 < jobs:
+                    run["over_budget"] = True
+                    return
+        except (tools.RunOverBudget, KeyboardInterrupt):
+            raise
+        except BaseException as error:
+            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            raise JobError("%s\n%s" % (_job_error("sequential", 1, i, error), text), error)
+    return _timed_in_this_thread(tools, budget_s, body)
+
+
 def run_threads(tools, job, jobs, workers, budget_s, mode="threads"):
     """A concurrent.futures.ThreadPoolExecutor, timed as the plain script `with
     ThreadPoolExecutor(workers) as pool: list(pool.map(job, range(jobs)))` is: its threads
     start one by one as jobs are handed out, inside the clock, and the clock stops once the
-    pool has shut down. Sequential is the same with one worker, so one thread and sequential
-    differ only in the mode's name. Over budget or interrupted, running jobs get
+    pool has shut down. Over budget or interrupted, running jobs get
     RunOverBudget (or KeyboardInterrupt) and the rest are cancelled."""
     busy = _Busy(job)
     cpu0 = cpu_seconds()
@@ -344,8 +365,10 @@ def run_asyncio(tools, ajob, jobs, workers, budget_s):
 
 def run_once(tools, cell, config, request):
     mode, workers, jobs, budget_s = config["mode"], config["workers"], config["jobs"], request["budget_s"]
-    if mode in ("sequential", "threads"):
-        return run_threads(tools, cell.job, jobs, workers, budget_s, mode)
+    if mode == "sequential":
+        return run_sequential(tools, cell.job, jobs, budget_s)
+    if mode == "threads":
+        return run_threads(tools, cell.job, jobs, workers, budget_s)
     if mode == "processes":
         return run_processes(cell.job, jobs, workers, budget_s, request.get("start_method"),
                              request.get("startup_included", True))
