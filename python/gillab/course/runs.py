@@ -36,7 +36,10 @@ def best_speedup(results, mode, workers=1):
 def _speedup_across(results, mode, workers):
     """The same definition when sequential was measured by another of `results` (the same jobs
     in another cell): jobs per second of the median runs."""
-    run, sequential = _run(results, mode, workers), _run(results, "sequential", 1)
+    try:
+        run, sequential = _run(results, mode, workers), _run(results, "sequential", 1)
+    except KeyError:
+        run = sequential = {}
     if not run.get("wall_s") or not sequential.get("wall_s"):
         raise KeyError(f"no speed-up for {mode} with {workers} workers")
     return (run["jobs"] / run["wall_s"]["median"]) / (sequential["jobs"] / sequential["wall_s"]["median"])
