@@ -112,4 +112,6 @@ def test_a_cell_that_defines_a_function_but_not_the_one_the_magic_needs_is_a_usa
     assert result.stream("stderr") == ""
     # a body without any def is still the job
     kernel.ok("%%gilbench --modes sequential --jobs 2 --repeats 1 --warmup 0 -o r\nsum(range(10_000))\n")
+    # and so is a body that defines a helper and calls it
+    kernel.ok("%%gilbench --modes sequential --jobs 2 --repeats 1 --warmup 0\ndef helper():\n    return 1\nhelper()\n")
     assert kernel.eval("1+1") == 2

@@ -54,14 +54,20 @@ def _forget_removed_sources():
 
 
 def _missing_entry_point(magic, defined, entry_points):
-    """A cell that defines functions, none of them an entry point, meant one (a misspelt
-    `def jb`): timing the whole cell as the job would measure something else, silently."""
+    """A cell that only defines functions, none of them an entry point, meant one (a misspelt
+    `def jb`): timed as the job's body it would measure nothing, silently."""
     names = ", ".join(f"{name}()" for name in sorted(defined))
     wanted = " or ".join(f"{name}(i)" for name in entry_points)
     hints = [f" (did you mean {match[0]} for {name}?)" for name in sorted(defined)
              for match in [difflib.get_close_matches(name, entry_points, n=1, cutoff=0.5)] if match]
     return (f"%{magic}: the cell defines {names} but no {wanted}{hints[0] if hints else ''}: name the "
             f"function {entry_points[0]}, or write only the job's body (without def)")
+
+
+def _only_definitions(tree):
+    """True when the cell only defines and imports: run as the job's body it would do nothing."""
+    quiet = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+    return all(isinstance(node, quiet) for node in tree.body)
 
 
 def write(magic, source, entry_points):
@@ -76,7 +82,7 @@ def write(magic, source, entry_points):
     defined = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     top_level_names = sorted({name for statement in tree.body for name in _bound_names(statement)})
     if not defined & set(entry_points):
-        if defined:
+        if defined and _only_definitions(tree):
             raise UsageError(_missing_entry_point(magic, defined, entry_points))
         arguments = ast.arguments(posonlyargs=[], args=[ast.arg(arg="i")], kwonlyargs=[], kw_defaults=[], defaults=[])
         job = ast.FunctionDef(name=entry_points[0], args=arguments, body=tree.body or [ast.Pass()], decorator_list=[])
