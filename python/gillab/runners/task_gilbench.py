@@ -111,6 +111,12 @@ def _job_error(mode, workers, index, error):
                     % (where, type(error).__name__, mode, _count(workers, "worker"), error), error)
 
 
+def _job_failure(mode, workers, index, error):
+    """The JobError for a job that raised, its traceback under the one-line message."""
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    return JobError("%s\n%s" % (_job_error(mode, workers, index, error), text), error)
+
+
 def _timed_in_this_thread(tools, watchdog_after_s, body):
     """body(run, start) in this thread, timed; the watchdog raises RunOverBudget in this
     thread once `watchdog_after_s` have passed, which marks the run stopped. It is armed before
@@ -214,12 +220,11 @@ def run_sequential(tools, job, jobs, budget_s):
         except (tools.RunOverBudget, KeyboardInterrupt):
             raise
         except BaseException as error:
-            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-            raise JobError("%s\n%s" % (_job_error("sequential", 1, i, error), text), error)
+            raise _job_failure("sequential", 1, i, error)
     return _timed_in_this_thread(tools, budget_s, body)
 
 
-def run_threads(tools, job, jobs, workers, budget_s, mode="threads"):
+def run_threads(tools, job, jobs, workers, budget_s):
     """A concurrent.futures.ThreadPoolExecutor, timed as the plain script `with
     ThreadPoolExecutor(workers) as pool: list(pool.map(job, range(jobs)))` is: its threads
     start one by one as jobs are handed out, inside the clock, and the clock stops once the
@@ -244,8 +249,7 @@ def run_threads(tools, job, jobs, workers, budget_s, mode="threads"):
         elif failure is not None:
             _stop_pool_threads(pool, submitted, busy, tools.RunOverBudget)
             index, error = failure
-            text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-            raise JobError("%s\n%s" % (_job_error(mode, workers, index, error), text), error)
+            raise _job_failure("threads", workers, index, error)
         else:
             pool.shutdown(wait=True)
             run["wall_s"] = time.perf_counter() - start
