@@ -27,8 +27,10 @@ PYTEST      := $(PYTHON) -m pytest -o cache_dir=$(CURDIR)/$(BUILD_DIR)/pytest-ca
 # Kernels and servers get a PATH without pyenv's shims.
 CLEAN_PATH  := $(shell echo "$$PATH" | tr ':' '\n' | grep -v pyenv | paste -sd:)
 RUN_ENV     := env PATH="$(CLEAN_PATH)" JUPYTER_PATH="$(JUPYTER_DIR)" PYTHONNOUSERSITE=1 GILLAB_CACHE="$(GILLAB_CACHE)"
+# bench/ shares its kernel and server helpers with the tests (tests/support; pytest finds them by pyproject.toml).
+BENCH_ENV   := $(RUN_ENV) PYTHONPATH="$(CURDIR)/tests/support"
 
-.PHONY: all provision free-threaded-python sid-pythons build check lint lab-app lab classic test unit-test python-test kernel-check kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench clean
+.PHONY: all provision free-threaded-python sid-pythons build check lint lab-app lab classic test unit-test python-test kernel-check kernel-test client-test services-client grading-test fuzz-test soak-test soak load sanitize bench bench-one clean
 
 # The node protocol client's packages: npm ci only when the lock file changes. Without npm
 # the test that needs them says so and is skipped.
@@ -119,10 +121,10 @@ fuzz-test:
 # The soak at a reduced count; `make soak` runs the full 1,000 of each.
 SOAK_COUNT ?= 10
 soak-test: build
-	$(RUN_ENV) $(PYTHON) bench/soak --count $(SOAK_COUNT)
+	$(BENCH_ENV) $(PYTHON) bench/soak --count $(SOAK_COUNT)
 
 soak: build
-	$(RUN_ENV) $(PYTHON) bench/soak --count 1000
+	$(BENCH_ENV) $(PYTHON) bench/soak --count 1000
 
 # AddressSanitizer + UBSan build (build-asan): the unit tests and the kernel
 # smoke test under it, then valgrind memcheck over the unit tests of the
@@ -145,23 +147,27 @@ sanitize: build
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
 bench: build
-	$(RUN_ENV) $(PYTHON) bench/kernel_latency
-	$(RUN_ENV) $(PYTHON) bench/gilbench_accuracy
-	$(RUN_ENV) $(PYTHON) bench/gilbench_run_overhead
-	$(RUN_ENV) $(PYTHON) bench/fork_cost
-	$(RUN_ENV) $(PYTHON) bench/pure_python_speed
-	$(RUN_ENV) $(PYTHON) bench/interpreters
-	$(RUN_ENV) $(PYTHON) bench/probe_overhead
-	$(RUN_ENV) $(PYTHON) bench/gilwatch_overhead
-	$(RUN_ENV) $(PYTHON) bench/switchinterval_python
-	$(RUN_ENV) $(PYTHON) bench/grading
-	$(RUN_ENV) $(PYTHON) bench/chart_cost
-	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
+	$(BENCH_ENV) $(PYTHON) bench/kernel_latency
+	$(BENCH_ENV) $(PYTHON) bench/gilbench_accuracy
+	$(BENCH_ENV) $(PYTHON) bench/gilbench_run_overhead
+	$(BENCH_ENV) $(PYTHON) bench/fork_cost
+	$(BENCH_ENV) $(PYTHON) bench/pure_python_speed
+	$(BENCH_ENV) $(PYTHON) bench/interpreters
+	$(BENCH_ENV) $(PYTHON) bench/probe_overhead
+	$(BENCH_ENV) $(PYTHON) bench/gilwatch_overhead
+	$(BENCH_ENV) $(PYTHON) bench/switchinterval_python
+	$(BENCH_ENV) $(PYTHON) bench/grading
+	$(BENCH_ENV) $(PYTHON) bench/chart_cost
+	$(BENCH_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
+
+# One benchmark with its options: make bench-one NAME=kernel_latency ARGS=--quick
+bench-one: build
+	$(BENCH_ENV) $(PYTHON) bench/$(NAME) $(ARGS)
 
 # 20 kernels at once through one jupyter_server; the suite's tests/clients/test_load.py runs 6.
 LOAD_KERNELS ?= 20
 load: build
-	$(RUN_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
+	$(BENCH_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
 lab: provision build lab-app
 ifeq ($(EXECUTE),1)

@@ -15,7 +15,6 @@ deserialized.
 import json
 import os
 import platform
-import sys
 import time
 import uuid
 
@@ -23,10 +22,9 @@ import psutil
 import zmq
 from jupyter_client import KernelManager
 from jupyter_client.kernelspec import NoSuchKernel
+from loopback import JUPYTER_DIR as GILLAB_JUPYTER_PATH, SYSTEM_PYTHON, clean_path, measured_environ, reap, remove, temp_base
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
-from loopback import JUPYTER_DIR as GILLAB_JUPYTER_PATH, SYSTEM_PYTHON, clean_path, reap, remove, temp_base  # noqa: E402
 
 # libzmq retries a refused TCP connect after RECONNECT_IVL..2*RECONNECT_IVL ms
 # (100-200 ms by default). While a kernel is still binding its ports, that
@@ -101,7 +99,7 @@ class BenchEnv:
         # the figures, and benchmark inputs out of the user's history. IPython
         # creates the profile on first use, so callers should make one
         # unmeasured start per kernel first.
-        self.kernel_env = dict(os.environ,
+        self.kernel_env = dict(measured_environ(),
                                PATH=clean_path(),
                                JUPYTER_PATH=GILLAB_JUPYTER_PATH,
                                PYTHONNOUSERSITE="1",

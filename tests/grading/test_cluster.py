@@ -8,16 +8,14 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import tempfile
 
 import nbformat
 import pytest
 
-from test_grading import PREFIX, REPO, SOURCE, Listeners, processes_left_under, processes_under, run_command, submissions
+from test_grading import PREFIX, SOURCE, Listeners, processes_left_under, processes_under, run_command, submissions
 
 pytest.importorskip("distributed", reason="Debian's python3-distributed is not installed (make provision)")
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 from dask_cluster import LocalCluster  # noqa: E402
 from loopback import free_port  # noqa: E402
 

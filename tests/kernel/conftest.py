@@ -4,7 +4,6 @@ import atexit
 import os
 import queue
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -14,8 +13,6 @@ import jupyter_client
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Helpers shared with the clients' tests and bench/ (tests/support).
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 # GILLAB_BUILD_DIR picks another build's kernel (make sanitize: build-asan).
 BUILD_DIR = os.path.join(REPO, os.environ.get("GILLAB_BUILD_DIR", "build"))
 JUPYTER_DIR = os.path.join(BUILD_DIR, "prefix", "share", "jupyter")

@@ -9,8 +9,6 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PACKAGE_DIR = os.path.join(REPO, os.environ.get("GILLAB_BUILD_DIR", "build"), "prefix", "lib", "gillab", "python")
 sys.path.insert(0, PACKAGE_DIR)
-# Helpers shared with the kernel's tests (tests/support).
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 
 
 @pytest.fixture

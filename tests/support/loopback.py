@@ -2,7 +2,7 @@
 free ports, servers in their own process group and temp folder, their REST API and kernel
 websockets, and a teardown that leaves no process or folder behind.
 
-tests/clients/conftest.py and bench/_kernels.py put this folder on sys.path."""
+pytest (pyproject.toml's pythonpath) and `make bench` (PYTHONPATH) put this folder on the import path."""
 
 import json
 import os
@@ -37,10 +37,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def measured_environ():
+    """This process's environment without PYTHONPATH: the harness's own import path (tests/support)
+    must not reach the kernels and servers it measures."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+
+
 def jupyter_env(base, **extra):
     """An environment whose Jupyter config, data, runtime and temp files all live under base."""
     return {
-        **os.environ, "PATH": clean_path(), "JUPYTER_PATH": JUPYTER_DIR, "PYTHONNOUSERSITE": "1",
+        **measured_environ(), "PATH": clean_path(), "JUPYTER_PATH": JUPYTER_DIR, "PYTHONNOUSERSITE": "1",
         "JUPYTER_CONFIG_DIR": os.path.join(base, "config"),
         "JUPYTER_DATA_DIR": os.path.join(base, "data"),
         "JUPYTER_RUNTIME_DIR": os.path.join(base, "runtime"),
