@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "framework/args.hpp"
+#include "framework/gil_trace_tool.hpp"
 #include "instruments/budget.hpp"
 #include "framework/runner.hpp"
 #include "framework/progress.hpp"
@@ -36,6 +37,7 @@ namespace gillab
         gillab::bind_result(m);
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
+        gillab::bind_gil_trace_tool(m);
         gillab::bind_progress(m);
         for (const auto& magic : gillab::all_magics())
         {

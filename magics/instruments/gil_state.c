@@ -56,6 +56,8 @@ const char* gillab_gil_attach(gillab_gil_fields* out)
     out->cond_to = out->cond_from + sizeof gil->cond;
     out->mutex_from = (uintptr_t)&gil->mutex;
     out->mutex_to = out->mutex_from + sizeof gil->mutex;
+    out->switch_cond = (uintptr_t)&gil->switch_cond;
+    out->switch_mutex = (uintptr_t)&gil->switch_mutex;
     out->interpreter = interp;
     return NULL;
 }

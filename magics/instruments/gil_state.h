@@ -26,6 +26,9 @@ extern "C"
         /* Where a thread blocks while it waits to take the GIL: the GIL's
          * condition variable and its mutex, [from, to) each. */
         uintptr_t cond_from, cond_to, mutex_from, mutex_to;
+        /* The pair a thread that drops the GIL on request waits on until another
+         * thread has taken it (FORCE_SWITCHING in ceval_gil.c). */
+        uintptr_t switch_cond, switch_mutex;
         void* interpreter; /* the PyInterpreterState whose thread states these are */
     } gillab_gil_fields;
 

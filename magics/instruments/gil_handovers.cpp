@@ -1,0 +1,148 @@
+#include "instruments/gil_handovers.hpp"
+
+#include <algorithm>
+
+namespace
+{
+    using namespace gillab;
+
+    struct stamped
+    {
+        uint64_t ns;
+        int thread;
+        gil_event event;
+    };
+
+    // A take in progress: from the thread's lock of the GIL's mutex to its take.
+    struct take_state
+    {
+        uint64_t locked_ns = 0;  // its latest lock of the GIL's mutex (a take's or a drop's)
+        bool waiting = false;
+        uint64_t asked_ns = 0, requested_ns = 0, woke_ns = 0;
+        uint64_t took_ns = 0;
+        bool holds = false;
+    };
+
+    struct last_drop
+    {
+        uint64_t ns = 0;
+        int thread = -1;
+    };
+
+    std::vector<stamped> merged(const gil_trace& trace)
+    {
+        std::vector<stamped> all;
+        for (size_t t = 0; t < trace.threads.size(); ++t)
+        {
+            for (const gil_event& e : trace.threads[t].events) all.push_back({e.ns, static_cast<int>(t), e});
+        }
+        std::stable_sort(all.begin(), all.end(), [](const stamped& a, const stamped& b) { return a.ns < b.ns; });
+        return all;
+    }
+
+    // Consecutive cuts, each clamped to the one before, so the parts never go
+    // negative and always add up to took - asked.
+    gil_wait_parts cut(const take_state& s, const last_drop& drop, bool forced, uint64_t took_ns)
+    {
+        const uint64_t requested = forced ? std::max(s.asked_ns, s.requested_ns) : s.asked_ns;
+        const uint64_t dropped = std::max(requested, drop.ns);
+        const uint64_t woke = std::max(dropped, s.woke_ns);
+        const uint64_t took = std::max(woke, took_ns);
+        return {requested - s.asked_ns, dropped - requested, woke - dropped, took - woke};
+    }
+
+    class reader
+    {
+    public:
+        explicit reader(const gil_trace& trace)
+            : m_trace(trace)
+            , m_states(trace.threads.size())
+        {
+            for (const gil_thread_log& log : trace.threads) m_out.threads.push_back({log.ident, log.native_id, 0, 0, 0, 0});
+        }
+
+        gil_handovers read()
+        {
+            for (const stamped& s : merged(m_trace)) step(s);
+            return std::move(m_out);
+        }
+
+    private:
+        void step(const stamped& s)
+        {
+            take_state& state = m_states[s.thread];
+            switch (s.event.kind)
+            {
+                case gil_event_kind::locking: state.locked_ns = s.ns; break;
+                case gil_event_kind::wait_ended: waited(state, s); break;
+                case gil_event_kind::took: took(state, s); break;
+                case gil_event_kind::dropped: dropped(state, s); break;
+                default: break;
+            }
+        }
+
+        void waited(take_state& state, const stamped& s)
+        {
+            if (!state.waiting)
+            {
+                state.waiting = true;
+                state.asked_ns = state.locked_ns;
+            }
+            state.woke_ns = s.ns;
+            if (s.event.outcome == gil_wait_outcome::requested)
+            {
+                state.requested_ns = s.ns;
+                ++m_out.threads[s.thread].requests;
+            }
+        }
+
+        void took(take_state& state, const stamped& s)
+        {
+            gil_thread_turns& turns = m_out.threads[s.thread];
+            ++turns.turns;
+            const uint64_t asked = state.waiting ? state.asked_ns : state.locked_ns;
+            turns.waited_ns += s.ns - std::min(asked, s.ns);
+            if (s.thread != m_holder) handed_over(state, s, asked);
+            m_holder = s.thread;
+            state = take_state{};
+            state.holds = true;
+            state.took_ns = s.ns;
+        }
+
+        void handed_over(const take_state& state, const stamped& s, uint64_t asked)
+        {
+            gil_handover h;
+            h.taker = s.thread;
+            h.giver = m_drop.thread == s.thread ? -1 : m_drop.thread;
+            h.forced = state.waiting && state.requested_ns != 0 && state.requested_ns <= m_drop.ns;
+            h.asked_ns = asked - std::min(asked, m_trace.started_ns);
+            h.took_ns = s.ns - std::min(s.ns, m_trace.started_ns);
+            if (state.waiting) h.parts = cut(state, m_drop, h.forced, s.ns);
+            (h.forced ? m_out.forced : m_out.voluntary) += 1;
+            m_out.handovers.push_back(h);
+        }
+
+        void dropped(take_state& state, const stamped& s)
+        {
+            // The thread that started the trace held the GIL without a take the trace saw.
+            if (m_holder < 0) m_holder = s.thread;
+            if (state.holds) m_out.threads[s.thread].held_ns += s.ns - state.took_ns;
+            state.holds = false;
+            m_drop = {s.ns, s.thread};
+        }
+
+        const gil_trace& m_trace;
+        std::vector<take_state> m_states;
+        gil_handovers m_out;
+        int m_holder = -1;
+        last_drop m_drop;
+    };
+}
+
+namespace gillab
+{
+    gil_handovers read_handovers(const gil_trace& trace)
+    {
+        return reader(trace).read();
+    }
+}
