@@ -155,6 +155,7 @@ bench: build
 	$(BENCH_ENV) $(PYTHON) bench/interpreters
 	$(BENCH_ENV) $(PYTHON) bench/probe_overhead
 	$(BENCH_ENV) $(PYTHON) bench/gilwatch_overhead
+	$(BENCH_ENV) $(PYTHON) bench/gil_trace
 	$(BENCH_ENV) $(PYTHON) bench/switchinterval_python
 	$(BENCH_ENV) $(PYTHON) bench/grading
 	$(BENCH_ENV) $(PYTHON) bench/chart_cost

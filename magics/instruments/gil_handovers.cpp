@@ -42,13 +42,13 @@ namespace
 
     // Consecutive cuts, each clamped to the one before, so the parts never go
     // negative and always add up to took - asked.
-    gil_wait_parts cut(const take_state& s, const last_drop& drop, bool forced, uint64_t took_ns)
+    gil_wait_parts cut(uint64_t asked, const take_state& s, const last_drop& drop, bool forced, uint64_t took_ns)
     {
-        const uint64_t requested = forced ? std::max(s.asked_ns, s.requested_ns) : s.asked_ns;
+        const uint64_t requested = forced ? std::max(asked, s.requested_ns) : asked;
         const uint64_t dropped = std::max(requested, drop.ns);
         const uint64_t woke = std::max(dropped, s.woke_ns);
         const uint64_t took = std::max(woke, took_ns);
-        return {requested - s.asked_ns, dropped - requested, woke - dropped, took - woke};
+        return {requested - asked, dropped - requested, woke - dropped, took - woke};
     }
 
     class reader
@@ -100,8 +100,9 @@ namespace
         {
             gil_thread_turns& turns = m_out.threads[s.thread];
             ++turns.turns;
-            const uint64_t asked = state.waiting ? state.asked_ns : state.locked_ns;
-            turns.waited_ns += s.ns - std::min(asked, s.ns);
+            // A thread already waiting when the trace started is counted from the start.
+            const uint64_t asked = std::clamp(state.waiting ? state.asked_ns : state.locked_ns, m_trace.started_ns, s.ns);
+            turns.waited_ns += s.ns - asked;
             if (s.thread != m_holder) handed_over(state, s, asked);
             m_holder = s.thread;
             state = take_state{};
@@ -115,9 +116,9 @@ namespace
             h.taker = s.thread;
             h.giver = m_drop.thread == s.thread ? -1 : m_drop.thread;
             h.forced = state.waiting && state.requested_ns != 0 && state.requested_ns <= m_drop.ns;
-            h.asked_ns = asked - std::min(asked, m_trace.started_ns);
-            h.took_ns = s.ns - std::min(s.ns, m_trace.started_ns);
-            if (state.waiting) h.parts = cut(state, m_drop, h.forced, s.ns);
+            h.asked_ns = asked - m_trace.started_ns;
+            h.took_ns = s.ns - m_trace.started_ns;
+            h.parts = cut(asked, state, m_drop, h.forced, s.ns);
             (h.forced ? m_out.forced : m_out.voluntary) += 1;
             m_out.handovers.push_back(h);
         }

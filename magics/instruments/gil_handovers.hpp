@@ -28,7 +28,7 @@ namespace gillab
         int giver = -1;  // the thread whose drop let it in; -1 when the trace did not see one
         bool forced = false;  // the taker's request made the giver drop
         uint64_t asked_ns = 0, took_ns = 0;  // since the trace started
-        gil_wait_parts parts;  // all zero for a take that found the GIL free
+        gil_wait_parts parts;  // a take that found the GIL free: all of it is the take part
     };
 
     struct gil_thread_turns

@@ -74,7 +74,7 @@ namespace gillab
         EXPECT_EQ(read.threads[0].held_ns, 70 * us);
     }
 
-    TEST(GilHandovers, ATakeThatFoundTheGilFreeWaitedForNothing)
+    TEST(GilHandovers, ATakeThatFoundTheGilFreeIsAllTakePart)
     {
         gil_trace trace;
         trace.started_ns = start;
@@ -82,7 +82,21 @@ namespace gillab
         trace.threads.push_back({2, 22, {at(30, gil_event_kind::locking), at(31, gil_event_kind::took)}});
         const gil_handovers read = read_handovers(trace);
         ASSERT_EQ(read.handovers.size(), 1u);
-        EXPECT_EQ(read.handovers[0].parts.total_ns(), 0u);
+        EXPECT_EQ(read.handovers[0].parts.take_ns, 1 * us);
+        EXPECT_EQ(read.handovers[0].parts.total_ns(), 1 * us);
         EXPECT_FALSE(read.handovers[0].forced);
+    }
+
+    TEST(GilHandovers, AThreadWaitingBeforeTheTraceStartedIsCountedFromTheStart)
+    {
+        gil_trace trace;
+        trace.started_ns = start;
+        trace.threads.push_back({1, 11, {at(40, gil_event_kind::locking), at(50, gil_event_kind::dropped)}});
+        trace.threads.push_back({2, 22, {at(60, gil_event_kind::wait_ended), at(70, gil_event_kind::took)}});
+        const gil_handovers read = read_handovers(trace);
+        ASSERT_EQ(read.handovers.size(), 1u);
+        EXPECT_EQ(read.handovers[0].asked_ns, 0u);
+        EXPECT_EQ(read.handovers[0].parts.total_ns(), 70 * us);
+        EXPECT_EQ(read.threads[1].waited_ns, 70 * us);
     }
 }
