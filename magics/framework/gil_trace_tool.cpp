@@ -102,4 +102,9 @@ namespace gillab
             .def("__exit__", &gil_trace_tool::exit)
             .def("result", &gil_trace_tool::result, "the trace read as hand-overs (a dict)");
     }
+
+    py::object gil_trace_type()
+    {
+        return py::type::of<gil_trace_tool>();
+    }
 }

@@ -13,4 +13,7 @@ namespace gillab
 
     // GilTrace on the `_gillab` module.
     void bind_gil_trace_tool(py::module_& m);
+
+    // The GilTrace type, for the runners' native tools (bound first).
+    py::object gil_trace_type();
 }

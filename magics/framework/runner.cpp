@@ -4,6 +4,7 @@
 
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "framework/gil_trace_tool.hpp"
 #include "instruments/budget.hpp"
 #include "instruments/gil_probe.hpp"
 #include "instruments/python_probe.hpp"
@@ -67,6 +68,7 @@ namespace gillab
             "watchdog"_a = budget_watchdog_type(),
             "RunOverBudget"_a = py::handle(run_over_budget_type()),
             "probe"_a = py::type::of<gil_probe>(),
+            "gil_trace"_a = gil_trace_type(),
             "in_fresh_interpreter"_a = py::cpp_function(&in_fresh_interpreter, "part"_a, "progress"_a));
     }
 

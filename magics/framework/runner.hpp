@@ -28,6 +28,7 @@ namespace gillab
     //       the native pool (workers/thread_pool), released together, timed from the release;
     //   watchdog(after_s, thread_ids), RunOverBudget: the budget (instruments/budget);
     //   probe(schedule, every_s, capacity): a native GIL probe with start / stop / report;
+    //   gil_trace(): every GIL hand-over while a with-block runs (framework/gil_trace_tool);
     //   in_fresh_interpreter(part, progress): a part of the request measured by runners/child.py
     //       in a fresh process of the kernel's own interpreter.
     py::object native_tools();
