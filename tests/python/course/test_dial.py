@@ -2,7 +2,7 @@
 
 import pytest
 
-from gillab.course.dial import floor_sentence
+from gillab.course.dial import floor_sentence, turn_split, yield_sentence
 
 
 class Sweep:
@@ -29,3 +29,32 @@ def test_floor_sentence_names_the_intervals_where_the_probe_found_the_gil_free()
 def test_floor_sentence_refuses_a_label_without_a_unit():
     with pytest.raises(ValueError, match="an interval label such as '5ms'"):
         floor_sentence(Sweep({"5": 1.0}), intervals=("5",))
+
+
+class YieldSweep:
+    # What turn_split reads from a %switchinterval --probe yield result: the probe's wait histogram per interval.
+    def __init__(self, histograms):
+        self.histograms = histograms
+
+    def run(self, interval):
+        buckets = [{"from_ms": 2 ** (b - 1) / 1000, "to_ms": 2 ** b / 1000, "count": n} for b, n in self.histograms[interval].items()]
+        return {"probe": {"wait_histogram": buckets}}
+
+
+def test_turn_split_counts_waits_under_a_quarter_and_over_half_of_the_interval():
+    # 5 ms: buckets of [16, 32) us (straight back) and [4.096, 8.192) ms (queued), one [2.048, 4.096) ms between.
+    sweep = YieldSweep({"5ms": {5: 60, 12: 1, 13: 39}})
+    back, back_ms, queued, queued_ms, total = turn_split(sweep, "5ms")
+    assert (back, queued, total) == (0.6, 0.39, 100)
+    assert back_ms == 1.024 and queued_ms == 4.096
+
+
+def test_yield_sentence_says_when_the_median_stands_between_two_groups():
+    both = yield_sentence(YieldSweep({"5ms": {5: 55, 13: 45}}), intervals=("5ms",))
+    assert "at 5ms, of 100 turns 55% came straight back" in both and "read the two shares, not the median" in both
+    one = yield_sentence(YieldSweep({"0.5ms": {10: 95, 4: 5}}), intervals=("0.5ms",))
+    assert "each median reports that group" in one
+
+
+def test_yield_sentence_without_a_histogram_says_so():
+    assert "no histogram" in yield_sentence(YieldSweep({"5ms": {}}), intervals=("5ms",))
