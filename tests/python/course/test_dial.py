@@ -37,7 +37,8 @@ class YieldSweep:
         self.histograms = histograms
 
     def run(self, interval):
-        buckets = [{"from_ms": 2 ** (b - 1) / 1000, "to_ms": 2 ** b / 1000, "count": n} for b, n in self.histograms[interval].items()]
+        buckets = [{"from_ms": 2 ** (b - 1) / 1000, "to_ms": 2 ** b / 1000, "count": n}
+                   for b, n in self.histograms[interval].items()]
         return {"probe": {"wait_histogram": buckets}}
 
 
