@@ -32,20 +32,19 @@ def floor_sentence(result, intervals=("5ms", "1ms", "0.2ms")):
 
 
 def turn_split(result, label):
-    """How the yielding probe's waits at interval `label` fall into two groups, from the probe's
-    histogram of waits (buckets a power of two of microseconds wide): (straight-back share, its
-    bound in ms, queued share, its bound in ms, waits counted). "Straight back": under a quarter of
-    the interval (rounded down to a bucket edge); "queued": half the interval or more (rounded up)."""
+    """The yielding probe's waits at interval `label` in two groups, from its histogram of waits
+    (buckets a power of two of microseconds wide), split at the bucket edge nearest half the
+    interval: (straight-back share, queued share, the edge in ms, waits counted), or None without a
+    histogram. A turn taken straight back costs a wake-up, far under half an interval; a queued one
+    costs about an interval."""
     interval = _interval_ms(label)
     buckets = (result.run(label).get("probe") or {}).get("wait_histogram") or []
     total = sum(bucket["count"] for bucket in buckets)
     if not total:
         return None
-    back_ms = 2.0 ** math.floor(math.log2(interval / 4 * 1000)) / 1000   # bucket edges: 1, 2, 4 ... us
-    queued_ms = 2.0 ** math.ceil(math.log2(interval / 2 * 1000)) / 1000
-    back = sum(bucket["count"] for bucket in buckets if bucket["to_ms"] <= back_ms)
-    queued = sum(bucket["count"] for bucket in buckets if bucket["from_ms"] >= queued_ms)
-    return back / total, back_ms, queued / total, queued_ms, total
+    edge_ms = 2.0 ** round(math.log2(interval / 2 * 1000)) / 1000   # bucket edges: 1, 2, 4 ... us
+    back = sum(bucket["count"] for bucket in buckets if bucket["to_ms"] <= edge_ms)
+    return back / total, 1 - back / total, edge_ms, total
 
 
 def yield_sentence(result, intervals=("5ms", "50ms", "0.5ms")):
@@ -56,9 +55,9 @@ def yield_sentence(result, intervals=("5ms", "50ms", "0.5ms")):
         split = turn_split(result, label)
         if split is None:
             continue
-        back, back_ms, queued, queued_ms, total = split
-        parts.append(f"at {label}, of {total:,} turns {back:.0%} came straight back (under {back_ms:g} ms) and "
-                     f"{queued:.0%} queued ({queued_ms:g} ms or more)")
+        back, queued, edge_ms, total = split
+        parts.append(f"at {label}, of {total:,} turns {back:.0%} came straight back and {queued:.0%} queued "
+                     f"(under or over {edge_ms:g} ms)")
         if min(back, queued) >= 0.2:
             split_at.append(label)
     if not parts:
