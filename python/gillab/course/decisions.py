@@ -90,7 +90,8 @@ SITUATIONS = [
      lambda f: (("a lock lost updates here: report it" if f["lock_lost"] else None) if f["worst_lost_percent"] > 0 else
                 "nothing was lost unlocked in this run, which proves nothing (lecture 4)")),
     ("one thread computes in Python while another must answer quickly",
-     "a shorter switch interval, kept only if the real program answers sooner when timed again", 6,
+     ("a shorter switch interval: as short as the waiting thread's p95 needs, as long as the computing "
+      "thread's rate, measured at that setting (lecture 6's sweep), can afford"), 6,
      lambda f: (f"p95 lateness {f['dial_p95_5ms_ms']:.2f} ms at 5 ms, {f['dial_p95_small_ms']:.2f} ms at 0.2 ms; the "
                 f"computing thread ran at {f['dial_rate_small']:.2f}x its rate"),
      lambda f: ("the shorter interval did not shorten the tail here" if f["dial_p95_small_ms"] >= f["dial_p95_5ms_ms"] else

@@ -49,11 +49,20 @@ def python_option(found, names=None):
     return ",".join(found[name]["executable"] for name in (names or found) if name in found)
 
 
+def built_with(entry):
+    """How `entry`'s interpreter was compiled, as %gilinfo found it: its vendor and whether it has
+    profile-guided (PGO) and link-time (LTO) optimisation. Two rows with the same text differ in
+    version; two with different texts differ in build as well."""
+    build = entry.get("build") or {}
+    options = "+".join(name for name, key in (("PGO", "pgo"), ("LTO", "lto")) if build.get(key)) or "no PGO/LTO"
+    return f"{build.get('vendor') or 'project or own build'}, {options}"
+
+
 def start_method_table(found):
-    rows = [(name, entry["version"], entry["default_start_method"], "on" if entry["gil_enabled"] else "off",
+    rows = [(name, entry["version"], built_with(entry), entry["default_start_method"], "on" if entry["gil_enabled"] else "off",
              entry["switch_interval_ms"], entry["found_in"]) for name, entry in found.items()]
-    return table(["interpreter", "version", "default start method", "GIL", "switch interval (ms):", "found in"], rows,
-                 digits=1)
+    return table(["interpreter", "version", "built with", "default start method", "GIL", "switch interval (ms):", "found in"],
+                 rows, digits=1)
 
 
 def pool_startup_rows(pools, found):
@@ -88,21 +97,37 @@ def unguarded_runs(found, names=("3.11", "3.13", "3.14")):
 
 
 def speed_rows(speeds, found):
-    """(name, median s of one single-thread job, against 3.11) per interpreter of a
-    `%%gilbench --modes sequential --jobs 1` result."""
+    """(name, built with, median s of one single-thread job, against the fastest built alike) per
+    interpreter of a `%%gilbench --modes sequential --jobs 1` result: a ratio only between
+    interpreters compiled the same way, so that it measures the version, not the build."""
     walls = {}
     for name, entry in found.items():
         try:
             walls[name] = speeds.wall("sequential", 1, python=entry["executable"])
         except KeyError:
             continue
-    base = walls.get("3.11")
-    return [(name, wall, f"{wall / base:.2f}x" if base else None) for name, wall in walls.items()]
+    builds = {name: built_with(found[name]) + (" (free-threaded)" if found[name].get("free_threaded_build") else "")
+              for name in walls}
+    rows = []
+    for name, wall in walls.items():
+        alike = [walls[other] for other in walls if builds[other] == builds[name] or
+                 (name, other) in (("3.13t", "3.13"), ("3.13", "3.13t"))]
+        fastest = min(alike)
+        rows.append((name, builds[name], wall, f"{wall / fastest:.2f}x" if len(alike) > 1 else "alone"))
+    return rows
+
+
+def alike_spread_percent(rows, name):
+    """How much slower, in percent, the slowest interpreter built like `name` ran than the fastest
+    of them, from speed_rows; None when `name` has no row or nothing else was built alike."""
+    build = {row[0]: row[1] for row in rows}.get(name)
+    walls = [wall for _, built, wall, _ in rows if built == build]
+    return 100 * (max(walls) / min(walls) - 1) if len(walls) > 1 else None
 
 
 def free_threading_cost(rows):
     """3.13t's single-thread cost against 3.13 in percent, from speed_rows; None without both."""
-    walls = {name: wall for name, wall, _ in rows}
+    walls = {row[0]: row[2] for row in rows}
     if "3.13" in walls and "3.13t" in walls:
         return 100 * (walls["3.13t"] / walls["3.13"] - 1)
     return None

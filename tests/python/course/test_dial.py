@@ -2,7 +2,7 @@
 
 import pytest
 
-from gillab.course.dial import floor_sentence
+from gillab.course.dial import floor_sentence, turn_split, yield_sentence
 
 
 class Sweep:
@@ -29,3 +29,36 @@ def test_floor_sentence_names_the_intervals_where_the_probe_found_the_gil_free()
 def test_floor_sentence_refuses_a_label_without_a_unit():
     with pytest.raises(ValueError, match="an interval label such as '5ms'"):
         floor_sentence(Sweep({"5": 1.0}), intervals=("5",))
+
+
+class YieldSweep:
+    # What turn_split reads from a %switchinterval --probe yield result: the probe's wait histogram per interval.
+    def __init__(self, histograms):
+        self.histograms = histograms
+
+    def run(self, interval):
+        buckets = [{"from_ms": 2 ** (b - 1) / 1000, "to_ms": 2 ** b / 1000, "count": n}
+                   for b, n in self.histograms[interval].items()]
+        return {"probe": {"wait_histogram": buckets}}
+
+
+def test_turn_split_divides_the_waits_at_the_bucket_edge_nearest_half_the_interval():
+    # 5 ms: half is 2.5 ms, nearest edge 2.048 ms. Buckets [16, 32) us and [1.024, 2.048) ms come straight
+    # back; [2.048, 4.096) and [4.096, 8.192) ms queued.
+    sweep = YieldSweep({"5ms": {5: 50, 11: 10, 12: 1, 13: 39}})
+    back, queued, edge_ms, total = turn_split(sweep, "5ms")
+    assert (back, queued, edge_ms, total) == (0.6, 0.4, 2.048, 100)
+    # 0.5 ms: a wake-up of 64-128 us is a turn taken straight back, far under the 0.256 ms edge.
+    assert turn_split(YieldSweep({"0.5ms": {7: 93, 10: 7}}), "0.5ms")[:3] == pytest.approx((0.93, 0.07, 0.256))
+
+
+def test_yield_sentence_says_when_the_median_stands_between_two_groups():
+    both = yield_sentence(YieldSweep({"5ms": {5: 55, 13: 45}}), intervals=("5ms",))
+    assert "at 5ms, of 100 turns 55% came straight back and 45% queued (under or over 2.048 ms)" in both
+    assert "read the two shares, not the median" in both
+    one = yield_sentence(YieldSweep({"0.5ms": {10: 95, 4: 5}}), intervals=("0.5ms",))
+    assert "each median reports that group" in one
+
+
+def test_yield_sentence_without_a_histogram_says_so():
+    assert "no histogram" in yield_sentence(YieldSweep({"5ms": {}}), intervals=("5ms",))

@@ -2,6 +2,7 @@
 it is for (the project's 3.13 / 3.13t, Debian unstable's 3.14 / 3.15); skipped where one is not
 set up, with the make target that sets it up."""
 
+import json
 import os
 
 import pytest
@@ -54,3 +55,49 @@ def test_315s_sampler_in_gil_mode_reports_the_counting_function():
     found = interpreters.sampled(SID + "/python3.15", 300_000)
     assert "error" not in found, found
     assert "count" in found["report"] and found["plain_s"] > 0 and found["profiled_s"] > 0
+
+
+PY313 = os.path.join(CACHE, "cpython-3.13", "default", "bin", "python3.13")
+needs_313 = pytest.mark.skipif(not (os.path.exists(PY313) and os.path.exists(PY313T)), reason="make free-threaded-python not run")
+RUNNERS = os.path.join(os.path.dirname(interpreters.__file__), "..", "runners")
+
+
+def described(python):
+    """What %gilinfo --interpreters learns about `python`: the runner's own report, run under it."""
+    source = {name: open(os.path.join(RUNNERS, name)).read() for name in ("interpreter.py", "start_method.py")}
+    done = run_file(source["interpreter.py"], python=python, name="interpreter.py",
+                    files={"start_method.py": source["start_method.py"]})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+class Speeds:
+    """The one reading speed_rows makes of a %%gilbench result: one sequential wall per interpreter."""
+
+    def __init__(self, walls):
+        self.walls = walls
+
+    def wall(self, mode, workers, python):
+        return self.walls[python]
+
+
+@needs_313
+def test_debians_311_and_the_projects_313_builds_are_told_apart_and_313t_is_set_beside_313():
+    found = {name: dict(described(python), executable=python)
+             for name, python in (("3.11", "/usr/bin/python3.11"), ("3.13", PY313), ("3.13t", PY313T))}
+    assert interpreters.built_with(found["3.11"]) == "Debian, PGO+LTO"
+    assert interpreters.built_with(found["3.13"]) == interpreters.built_with(found["3.13t"]) != "Debian, PGO+LTO"
+    rows = interpreters.speed_rows(Speeds({"/usr/bin/python3.11": 1.0, PY313: 1.5, PY313T: 1.8}), found)
+    against = {name: ratio for name, _, _, ratio in rows}
+    assert against == {"3.11": "alone", "3.13": "1.00x", "3.13t": "1.20x"}, rows
+    assert interpreters.alike_spread_percent(rows, "3.11") is None
+    assert interpreters.free_threading_cost(rows) == pytest.approx(20.0)
+
+
+@needs_sid
+def test_debians_314_is_built_like_its_311_so_their_spread_compares_versions():
+    found = {name: dict(described(python), executable=python)
+             for name, python in (("3.11", "/usr/bin/python3.11"), ("3.14", SID + "/python3.14"))}
+    assert interpreters.built_with(found["3.14"]) == interpreters.built_with(found["3.11"])
+    rows = interpreters.speed_rows(Speeds({"/usr/bin/python3.11": 1.0, SID + "/python3.14": 1.25}), found)
+    assert interpreters.alike_spread_percent(rows, "3.11") == pytest.approx(25.0)
