@@ -146,19 +146,11 @@ sanitize: build
 	valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(BUILD_DIR)/tests/gillab_unit_tests --gtest_brief=1
 
+# What `make bench` runs, in turn (bench/load last, with LOAD_KERNELS kernels).
+BENCHES := kernel_latency gilbench_accuracy gilbench_run_overhead fork_cost pure_python_speed interpreters \
+	probe_overhead gilwatch_overhead gil_trace switchinterval_python grading chart_cost
 bench: build
-	$(BENCH_ENV) $(PYTHON) bench/kernel_latency
-	$(BENCH_ENV) $(PYTHON) bench/gilbench_accuracy
-	$(BENCH_ENV) $(PYTHON) bench/gilbench_run_overhead
-	$(BENCH_ENV) $(PYTHON) bench/fork_cost
-	$(BENCH_ENV) $(PYTHON) bench/pure_python_speed
-	$(BENCH_ENV) $(PYTHON) bench/interpreters
-	$(BENCH_ENV) $(PYTHON) bench/probe_overhead
-	$(BENCH_ENV) $(PYTHON) bench/gilwatch_overhead
-	$(BENCH_ENV) $(PYTHON) bench/gil_trace
-	$(BENCH_ENV) $(PYTHON) bench/switchinterval_python
-	$(BENCH_ENV) $(PYTHON) bench/grading
-	$(BENCH_ENV) $(PYTHON) bench/chart_cost
+	for name in $(BENCHES); do $(BENCH_ENV) $(PYTHON) bench/$$name || exit 1; done
 	$(BENCH_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
 
 # One benchmark with its options: make bench-one NAME=kernel_latency ARGS=--quick
