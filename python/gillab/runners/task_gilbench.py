@@ -55,6 +55,9 @@ except ImportError:  # not a Unix: os.times() below
 BLOCKED_LOOP_GRACE_S = 0.25
 # How often a pool run wakes to let the stop button in (SIGINT) while it waits.
 PROCESS_WAIT_SLICE_S = 0.05
+# Longest a pool's workers wait for each other to be up (--startup apart): a worker that never
+# comes up must not hold the run for ever; the run then times with the others up.
+STARTUP_WAIT_S = 120.0
 # A stopped thread run: how long its jobs get to see the exception, and how often it is raised again.
 THREAD_STOP_GRACE_S = 2.0
 STOP_REFIRE_S = 0.05
@@ -287,17 +290,39 @@ def _process_error(index, error, workers, context):
     return JobError(message, error)
 
 
+_all_up = None  # in a pool's worker: the barrier its pool's workers meet at (startup apart)
+
+
+def _meet_at(barrier):
+    global _all_up
+    _all_up = barrier
+
+
+def _wait_for_all_workers(_):
+    _all_up.wait(STARTUP_WAIT_S)
+
+
+def _start_all_workers(pool, workers):
+    """Returns once every worker is up: one task per worker, each held at a barrier until all
+    are. One tiny task per worker is not enough: the first worker up may answer them all while
+    the others still start (seen with spawn), inside the clock."""
+    futures.wait([pool.submit(_wait_for_all_workers, k) for k in range(workers)])
+
+
 def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
-    """A ProcessPoolExecutor, started inside the clock unless startup_included is false. Over
-    budget or interrupted, the workers (and what they started) are killed at once."""
+    """A ProcessPoolExecutor timed over its whole life, creation to shutdown (the shutdown
+    waits for workers still starting), or with startup_included false from all its workers up
+    to the last result. Over budget or interrupted, the workers (and what they started) are
+    killed at once."""
     context = start_methods.context(start_method)
     cpu0 = cpu_seconds()
     start = time.perf_counter()
-    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    apart = {} if startup_included else {"initializer": _meet_at, "initargs": (context.Barrier(workers),)}
+    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context, **apart)
     run = {"results": [], "over_budget": False}
     try:
         if not startup_included:  # every worker started and idle before the clock starts
-            futures.wait([pool.submit(os.getpid) for _ in range(workers)])
+            _start_all_workers(pool, workers)
             start = time.perf_counter()
         submitted = [pool.submit(job, i) for i in range(jobs)]
         deadline = start + budget_s
@@ -325,27 +350,28 @@ def run_processes(job, jobs, workers, budget_s, start_method, startup_included):
         stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+    if startup_included:  # the pool's whole life, as a script's `with ProcessPoolExecutor()` block
+        run["wall_s"] = time.perf_counter() - start
     run["cpu_s"] = cpu_seconds() - cpu0  # the workers are reaped by now
     return run
 
 
 async def gather_limited(ajob, jobs, workers, budget_s, over_budget=RunOverBudget, wrap_error=None):
     """ajob(0..jobs-1) at most `workers` at a time; over budget_s the tasks are cancelled and
-    over_budget is raised."""
-    limit = asyncio.Semaphore(workers)
+    over_budget is raised. With a worker per job nothing is limited, so the tasks are gathered
+    bare, as a plain `asyncio.gather` script does: a semaphore and a wrapper coroutine per task
+    would be timed too. A job's error is wrapped afterwards, found by its task."""
+    if workers >= jobs:
+        tasks = [asyncio.ensure_future(ajob(i)) for i in range(jobs)]
+    else:
+        limit = asyncio.Semaphore(workers)
 
-    async def one(i):
-        async with limit:
-            try:
+        async def one(i):
+            async with limit:
                 return await ajob(i)
-            except (over_budget, asyncio.CancelledError, KeyboardInterrupt):
-                raise
-            except BaseException as error:
-                if wrap_error is None:
-                    raise
-                raise wrap_error(i, error)
 
-    everything = asyncio.ensure_future(asyncio.gather(*(one(i) for i in range(jobs))))
+        tasks = [asyncio.ensure_future(one(i)) for i in range(jobs)]
+    everything = asyncio.gather(*tasks)
     done, _ = await asyncio.wait({everything}, timeout=budget_s)
     if not done:
         everything.cancel()
@@ -354,7 +380,15 @@ async def gather_limited(ajob, jobs, workers, budget_s, over_budget=RunOverBudge
         except asyncio.CancelledError:
             pass
         raise over_budget()
-    return everything.result()
+    try:
+        return everything.result()
+    except (over_budget, asyncio.CancelledError, KeyboardInterrupt):
+        raise
+    except BaseException as error:
+        if wrap_error is None:
+            raise
+        failed = next((i for i, t in enumerate(tasks) if t.done() and not t.cancelled() and t.exception() is error), None)
+        raise wrap_error(failed, error)
 
 
 def run_asyncio(tools, ajob, jobs, workers, budget_s):

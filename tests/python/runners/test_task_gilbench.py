@@ -1,6 +1,7 @@
 """%%gilbench's measuring loop (gillab/runners/task_gilbench.py) on its own, as a child
 interpreter runs it (Python threads and watchdog) and with the kernel's native watchdog."""
 
+import asyncio
 import json
 import sys
 import tempfile
@@ -83,6 +84,34 @@ def test_a_failing_job_names_itself_its_mode_and_its_workers(cell):
             task_gilbench.measure(request(cell, [(mode, workers, 4)]))
         assert str(raised.value).startswith("job(2) raised ValueError in mode %s with %d worker" % (mode, workers))
         assert isinstance(raised.value.__cause__, ValueError)
+
+
+def test_a_failing_async_job_is_named_by_its_index_with_and_without_a_limit(cell):
+    async def afail(i):
+        if i == 2:
+            raise ValueError("bad job")
+        return i
+    module = task_gilbench.import_cell(cell["folder"], cell["module"])
+    module.ajob = afail
+    for workers in (2, 4):  # 2 of 4 jobs: limited; 4: a task per job, gathered bare
+        with pytest.raises(task_gilbench.JobError) as raised:
+            task_gilbench.measure(request(cell, [("asyncio", workers, 4)]))
+        assert str(raised.value).startswith("job(2) raised ValueError in mode asyncio with %d workers" % workers)
+
+
+def test_asyncio_runs_at_most_workers_jobs_at_once_and_all_at_once_with_a_worker_per_job():
+    running, most = [0], [0]
+
+    async def ajob(i):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        await asyncio.sleep(0.01)
+        running[0] -= 1
+        return i
+    for workers, expected in ((3, 3), (12, 12)):
+        most[0] = 0
+        assert asyncio.run(task_gilbench.gather_limited(ajob, 12, workers, 60.0)) == list(range(12))
+        assert most[0] == expected
 
 
 def test_the_kernels_native_watchdog_stops_a_run_in_the_same_loop(cell, package_dir):
