@@ -66,7 +66,7 @@ namespace gillab
                 "heartbeat",
                 manual("heartbeat"),
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
-                 {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 1ms)"},
+                 {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 10ms, the heartbeat's period)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
                  {"warmup", 0, "DURATION", "heartbeat time before the cell starts (default 50ms)"},
                  no_published_option(),
@@ -78,7 +78,7 @@ namespace gillab
 
         options read_options(const parsed_args& args)
         {
-            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.001, 20e-6, 1.0), args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}, !args.has("no-published"), !args.has("no-blame")};
+            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.010, 20e-6, 1.0), args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}, !args.has("no-published"), !args.has("no-blame")};
         }
 
         // ---- measure --------------------------------------------------------
