@@ -36,18 +36,20 @@ def _cell(job):
                "await " if asynchronous else "", job))
 
 
-def gilbench_case(mode, job, workers, jobs, start_method=None, margin=2.0, noisy=False, timeout=300):
+def gilbench_case(mode, job, workers, jobs, start_method=None, margin=2.0, noisy=False, timeout=300, apart=False):
     options = "--modes %s --workers %s --jobs %d --repeats 1 --warmup 0 --budget 600s" % (mode, workers, jobs)
     if start_method:
         options += " --start-method " + start_method
+    if apart:
+        options += " --startup apart"
     lookup = "'sequential'" if mode == "sequential" else "%r, %r" % (mode, workers if workers == "per-job" else int(workers))
     magic = ["%%%%gilbench %s -o _calib\n%s" % (options, _cell(job)), "_calib.wall(%s)" % lookup]
     count = jobs if workers == "per-job" else int(workers)
     if mode == "processes":
-        reference_cell = ("float(__import__('subprocess').run([sys.executable, %r, 'processes', %r, '%d', '%d', %r], "
+        reference_cell = ("float(__import__('subprocess').run([sys.executable, %r, %r, %r, '%d', '%d', %r], "
                           "capture_output=True, text=True, check=True).stdout)"
-                          % (PLAIN + "/pools.py", job, count, jobs, start_method))
-        reference = "ProcessPoolExecutor(%d, %s) script" % (count, start_method)
+                          % (PLAIN + "/pools.py", "processes-apart" if apart else "processes", job, count, jobs, start_method))
+        reference = "ProcessPoolExecutor(%d, %s) script%s" % (count, start_method, ", workers up first" if apart else "")
     elif mode == "asyncio":
         reference_cell = "pools.wall_s('asyncio', %r, %d, %d)" % (job, count, jobs)
         reference = "asyncio.gather of %d tasks" % jobs
@@ -57,7 +59,8 @@ def gilbench_case(mode, job, workers, jobs, start_method=None, margin=2.0, noisy
     else:
         reference_cell = "pools.wall_s('sequential', %r, 1, %d)" % (job, jobs)
         reference = "for loop"
-    name = "%%%%gilbench %s%s x %s, %d %s jobs" % (mode, " (%s)" % start_method if start_method else "", workers, jobs, job)
+    name = "%%%%gilbench %s%s x %s, %d %s jobs%s" % (mode, " (%s)" % start_method if start_method else "", workers, jobs, job,
+                                                    ", --startup apart" if apart else "")
     return Case(name, reference, magic, reference_cell, "s", margin=margin, noisy=noisy, timeout=timeout)
 
 
@@ -83,6 +86,30 @@ def gilbench_cases(size):
         cases.append(gilbench_case("asyncio", "await_wait", "per-job", jobs, margin=2.5, noisy=True))
     if full:
         cases.append(gilbench_case("threads", "wait", "per-job", 3000))
+    # the pool's start-up: in the row (no-op jobs: the start-up is the row), and kept apart
+    cases.append(gilbench_case("processes", "noop", "4", 4, "spawn", margin=2.5, noisy=True))
+    cases.append(gilbench_case("processes", "python", "2", n, "spawn", margin=2.5, noisy=True, apart=True))
+    return cases
+
+
+def memory_cases(size):
+    """--memory's peak RSS against the same design's own VmHWM (and, for a process pool, its
+    largest worker's ru_maxrss), read by a fresh process of its own."""
+    cases = []
+    for mode, workers, method, figure, field in (
+            ("sequential", 1, None, "_calib.peak_rss_mib('sequential')", 0),
+            ("threads", 4, None, "_calib.peak_rss_mib('threads', 4)", 0),
+            ("processes", 2, "fork", "_calib.run('processes', 2)['largest_child_rss_bytes'] / 2**20", 1)):
+        options = "--modes %s --workers %d --jobs 8 --repeats 1 --warmup 0 --memory" % (mode, workers)
+        options += " --start-method " + method if method else ""
+        magic = ["%%%%gilbench %s -o _calib\n%s" % (options, _cell("hold")), figure]
+        reference_cell = ("float(__import__('subprocess').run([sys.executable, %r, %r, 'hold', '%d', '8'%s], "
+                          "capture_output=True, text=True, check=True).stdout.split()[%d])"
+                          % (PLAIN + "/memory.py", mode, workers, ", %r" % method if method else "", field))
+        what = "its largest worker's ru_maxrss" if field else "its VmHWM"
+        # a run holds 40 MB per busy worker over a base of about 10 MB: the figure is structure
+        cases.append(Case("%%%%gilbench --memory, %s x %d, 8 hold jobs%s" % (mode, workers, " (largest worker)" if field else ""),
+                          "pools.py run alone, %s" % what, magic, reference_cell, "MiB", margin=1.5))
     return cases
 
 
@@ -92,4 +119,58 @@ def gilinfo_cases(size):
 
 
 def all_cases(size):
-    return gilinfo_cases(size) + probe_cases(size) + gilbench_cases(size)
+    return (gilinfo_cases(size) + probe_cases(size) + gilbench_cases(size) + memory_cases(size)
+            + race_cases(size) + heartbeat_cases(size) + gilwatch_cases(size))
+
+
+RACE_CELL = "counter = 0\ndef one_more(value):\n    return value + 1\ncounter = one_more(counter)"
+
+
+def race_cases(size):
+    iterations = 200_000
+    race = "%%race --threads 4 --iterations {} --runs 1 --no-published --modes {} -o _calib\n{}"
+    # which updates a forced switch destroys depends on where it lands: the lost share of one
+    # run spreads by tens of percent, so the median ratio gets a wide margin
+    return [Case("%%race unlocked, 4 threads, lost %", "threading.Thread x 4, plain counter",
+                 [race.format(iterations, "unlocked", RACE_CELL), "_calib.lost_percent('unlocked')"],
+                 "race.lost_percent(4, %d)" % iterations, "%", margin=2.5, noisy=True),
+            Case("%%race lock cost (x unlocked)", "the same threads with `with lock:`, locked wall / unlocked wall",
+                 [race.format(iterations, "unlocked,lock", RACE_CELL), "_calib.cost('lock')"],
+                 "race.lock_cost(4, %d)" % iterations, "x", margin=2.0, noisy=True)]
+
+
+LOAD_CELL = ("import asyncio, threading, heartbeat\n"
+             "load = threading.Thread(target=heartbeat.spin, args=(%s,))\nload.start()\n"
+             "await asyncio.sleep(%s)\nload.join()")
+
+
+def heartbeat_cases(size):
+    load = "1.0" if size == "full" else "0.5"
+    return [Case("%%heartbeat max gap, time.sleep(0.3) in the cell", "asyncio heartbeat task, plain",
+                 ["%%heartbeat -o _calib\nimport time\ntime.sleep(0.3)", "_calib.max_gap_ms"],
+                 "heartbeat.blocked_max_gap_ms(0.3)", "ms", margin=1.5),
+            # each tick waits for the GIL behind the spinner (up to a switch interval) and, on a
+            # loaded machine, for a core: the median of a few dozen gaps moves with the load
+            Case("%%heartbeat median gap beside a pure-Python spinner", "asyncio heartbeat task beside the spinner",
+                 ["%%heartbeat -o _calib\n" + LOAD_CELL % (load, load), "_calib.median_gap_ms"],
+                 "heartbeat.beside_spinner_median_gap_ms(%s)" % load, "ms", margin=2.0, noisy=True)]
+
+
+GILWATCH_CELL = ("import gilwatch\nthreads = gilwatch.threads_for(%r, %s)\n"
+                 "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()")
+
+
+def gilwatch_cases(size):
+    seconds = "1.0" if size == "full" else "0.5"
+    cases = []
+    # the mixed design's parts agree only on an idle machine (docs/benchmarks.md says why): full size only
+    for design, name in (("spinners", "spin-0"), ("mixed", "nap-1"))[:2 if size == "full" else 1]:
+        magic = ["%%gilwatch -o _calib\n" + GILWATCH_CELL % (design, seconds),
+                 "gilwatch.fraction({n: _calib.held_share(n) for n in ('spin-0', %r)}, %r)"
+                 % ("spin-1" if design == "spinners" else "nap-1", name)]
+        # parts of the threads' total, not shares of the wall: a loaded machine stops a thread
+        # holding the GIL as often as one without it, which lowers CPU shares but not GIL shares
+        cases.append(Case("%%%%gilwatch %s's part of the held GIL (%s)" % (name, design),
+                          "%s's part of the threads' CPU time (time.thread_time)" % name,
+                          magic, "gilwatch.cpu_fraction(%r, %s, %r)" % (design, seconds, name), "", margin=1.5))
+    return cases

@@ -47,7 +47,7 @@ class Outcome:
 
 
 def setup_cell():
-    return "import sys\nsys.path.insert(0, %r)\nimport cores, jobs, pools, probes\n" % PLAIN
+    return "import sys\nsys.path.insert(0, %r)\nimport cores, jobs, pools, probes, race, heartbeat, gilwatch\n" % PLAIN
 
 
 def _figure(kernel, cells, timeout):

@@ -38,3 +38,15 @@ async def asleep(i):
 async def await_wait(i):
     await asyncio.sleep(0.1)
     return i
+
+
+def hold(i):
+    """40 MB held across a sleep (the GIL released): N threads hold N blocks at once (the sleep
+    outlasts N allocations on a loaded machine, so the peak does not depend on their timing)."""
+    block = b"x" * 40_000_000
+    time.sleep(0.3)
+    return len(block)
+
+
+def noop(i):
+    return i

@@ -1,6 +1,7 @@
 """Plain references for %%gilbench: the simplest script of each design, timed with
 time.perf_counter around the pool's whole life (`with` block), as a reader of the published
 benchmarks would write it. Jobs live in jobs.py, so spawned workers can import them.
+MODE processes-apart starts every worker before the clock (as --startup apart).
 Standard library only; `python3 pools.py MODE JOB WORKERS JOBS [START_METHOD]` prints seconds.
 """
 
@@ -35,6 +36,36 @@ def processes(job, jobs, workers, start_method):
     return time.perf_counter() - start
 
 
+_barrier = None
+
+
+def _keep(barrier):  # each worker's initializer
+    global _barrier
+    _barrier = barrier
+
+
+def _arrive(_):
+    _barrier.wait()
+
+
+def _pool_all_up(workers, start_method):
+    """A pool whose workers all started: each of N tasks waits at a barrier until N workers hold
+    one (N tiny tasks alone may all be answered by the first worker up)."""
+    context = multiprocessing.get_context(start_method)
+    pool = futures.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_keep,
+                                       initargs=(context.Barrier(workers),))
+    list(pool.map(_arrive, range(workers)))
+    return pool
+
+
+def processes_apart(job, jobs, workers, start_method):
+    """The pool's start-up outside the clock: timed from all workers up to the last result."""
+    with _pool_all_up(workers, start_method) as pool:
+        start = time.perf_counter()
+        list(pool.map(job, range(jobs)))
+        return time.perf_counter() - start
+
+
 def gathered(ajob, jobs):
     async def main():
         await asyncio.gather(*(ajob(i) for i in range(jobs)))
@@ -51,7 +82,8 @@ def wall_s(mode, job_name, workers, jobs, start_method="fork"):
         return sequential(job, jobs)
     if mode == "threads":
         return threads(job, jobs, workers)
-    return processes(job, jobs, workers, start_method)
+    return {"processes": processes, "processes-apart": processes_apart}[mode](
+        job, jobs, workers, start_method)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+"""Plain reference for %%race: N `threading.Thread`s each repeat `counter = one_more(counter)`
+M times on one module-level counter, started one after another and joined, timed with
+time.perf_counter from the first start to the last join. Lost = N*M - counter. The locked
+variant wraps each repetition in `with lock:`. Standard library only;
+`python3 race.py THREADS ITERATIONS [lock]` prints lost and seconds.
+"""
+
+import sys
+import threading
+import time
+
+counter = 0
+
+
+def one_more(value):
+    return value + 1
+
+
+def _unlocked(n, lock):
+    global counter
+    for _ in range(n):
+        counter = one_more(counter)
+
+
+def _locked(n, lock):
+    global counter
+    for _ in range(n):
+        with lock:
+            counter = one_more(counter)
+
+
+def race(threads, iterations, locked=False):
+    """(updates lost, wall seconds) of one run."""
+    global counter
+    counter = 0
+    lock = threading.Lock()
+    workers = [threading.Thread(target=_locked if locked else _unlocked, args=(iterations, lock))
+               for _ in range(threads)]
+    start = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return threads * iterations - counter, time.perf_counter() - start
+
+
+def lost_percent(threads, iterations):
+    return 100.0 * race(threads, iterations)[0] / (threads * iterations)
+
+
+def lock_cost(threads, iterations):
+    """The locked run's wall time over the unlocked run's, as %%race's cost column."""
+    return race(threads, iterations, locked=True)[1] / race(threads, iterations)[1]
+
+
+if __name__ == "__main__":
+    print(*race(int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:] == ["lock"]))
