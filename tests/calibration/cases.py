@@ -59,8 +59,8 @@ def gilbench_case(mode, job, workers, jobs, start_method=None, margin=2.0, noisy
     else:
         reference_cell = "pools.wall_s('sequential', %r, 1, %d)" % (job, jobs)
         reference = "for loop"
-    name = "%%%%gilbench %s%s x %s, %d %s jobs%s" % (mode, " (%s)" % start_method if start_method else "", workers, jobs, job,
-                                                    ", --startup apart" if apart else "")
+    method = " (%s)" % start_method if start_method else ""
+    name = "%%%%gilbench %s%s x %s, %d %s jobs%s" % (mode, method, workers, jobs, job, ", --startup apart" if apart else "")
     return Case(name, reference, magic, reference_cell, "s", margin=margin, noisy=noisy, timeout=timeout)
 
 

@@ -21,53 +21,41 @@ def spin(seconds):
             total += k
 
 
-def _gaps_ms(ticks):
+def _gaps_beside(load, every_s, warmup_s):
+    """The heartbeat's gaps (ms) while `load()` (a coroutine function) runs after the warm-up."""
+    ticks = []
+    done = []
+
+    async def heartbeat():
+        while not done:
+            await asyncio.sleep(every_s)
+            ticks.append(time.perf_counter())
+
+    async def main():
+        beat = asyncio.create_task(heartbeat())
+        await asyncio.sleep(warmup_s)
+        await load()
+        done.append(True)
+        await beat
+
+    asyncio.run(main())
     return [(b - a) * 1e3 for a, b in zip(ticks, ticks[1:])]
 
 
 def blocked_max_gap_ms(block_s, every_s=0.01, warmup_s=0.05):
-    ticks = []
-
-    async def heartbeat(stop):
-        while not stop.is_set():
-            await asyncio.sleep(every_s)
-            ticks.append(time.perf_counter())
-
-    async def main():
-        stop = asyncio.Event()
-        beat = asyncio.create_task(heartbeat(stop))
-        await asyncio.sleep(warmup_s)
+    async def blocking():
         time.sleep(block_s)
-        stop.set()
-        await beat
-
-    asyncio.run(main())
-    return max(_gaps_ms(ticks))
+    return max(_gaps_beside(blocking, every_s, warmup_s))
 
 
 def beside_spinner_median_gap_ms(load_s, every_s=0.01, warmup_s=0.05):
-    """The same heartbeat task while a thread spins for `load_s` and the loop is free
-    (the coroutine awaits): its median gap between two ticks."""
-    ticks = []
-
-    async def heartbeat(stop):
-        while not stop.is_set():
-            await asyncio.sleep(every_s)
-            ticks.append(time.perf_counter())
-
-    async def main():
-        stop = asyncio.Event()
-        beat = asyncio.create_task(heartbeat(stop))
-        await asyncio.sleep(warmup_s)
-        load = threading.Thread(target=spin, args=(load_s,))
-        load.start()
+    """The loop free (the coroutine awaits) while a thread spins for `load_s`."""
+    async def spinning():
+        spinner = threading.Thread(target=spin, args=(load_s,))
+        spinner.start()
         await asyncio.sleep(load_s)
-        load.join()
-        stop.set()
-        await beat
-
-    asyncio.run(main())
-    return statistics.median(_gaps_ms(ticks))
+        spinner.join()
+    return statistics.median(_gaps_beside(spinning, every_s, warmup_s))
 
 
 if __name__ == "__main__":
