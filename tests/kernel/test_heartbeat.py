@@ -61,6 +61,12 @@ def test_cell_variables_land_in_the_namespace_and_top_level_await_works(kernel):
     assert kernel.eval("answer") == 42
 
 
+def test_the_native_probe_asks_for_the_gil_as_often_as_the_heartbeat_wakes_by_default(kernel):
+    # each request ends a computing thread's turn: a probe asking more often would shorten the gaps
+    rows = kernel.execute("%%heartbeat\nimport time\ntime.sleep(0.1)\n", timeout=60).result_data()[RESULT_MIME]["rows"]
+    assert [row["every"] for row in rows] == [10, 10]
+
+
 def test_native_probe_sees_a_cpu_bound_cell_hold_the_gil_against_a_thread(kernel):
     # A pure-Python thread competing with the cell: the probe waits for slices.
     code = ("%%heartbeat -o hb\nimport threading\nstop = False\n"
