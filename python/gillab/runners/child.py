@@ -18,6 +18,7 @@ import os
 import sys
 import traceback
 
+from cell_error import CellError
 from interpreter import describe
 
 TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval",
@@ -32,7 +33,7 @@ def answer(request, progress):
     options = {"progress": progress} if wanted else {}
     try:
         return {"ok": True, "interpreter": describe(), "result": task.measure(request, **options)}
-    except task.CellError as error:
+    except CellError as error:
         return {"ok": False, "kind": "usage", "error": str(error)}
     except BaseException as error:
         cause = error.__cause__ or error

@@ -40,11 +40,13 @@ from concurrent import futures
 try:
     from . import peak_rss, process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
     from .python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
+    from .cell_error import CellError
 except ImportError:
     import peak_rss  # from this folder, in a child (child.py)
     import process_tree
     import start_method as start_methods
     from python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
+    from cell_error import CellError
 
 try:
     import resource
@@ -73,10 +75,6 @@ MAIN_TRAP_HELP = (
 # What a worker says when a job needs the notebook's __main__: unpickling a function defined
 # there, or reaching into it (a spawned worker's main module is __mp_main__, a forked one's __main__).
 MAIN_TRAPS = ("Can't get attribute", "module '__main__' has no attribute", "module '__mp_main__' has no attribute")
-
-
-class CellError(ValueError):
-    """The cell cannot run in this interpreter as written; the message is one line."""
 
 
 class JobError(RuntimeError):

@@ -14,14 +14,12 @@ import inspect
 import logging
 import time
 
-try:
-    from .lateness_probe import LatenessProbe  # as gillab.runners.task_heartbeat, in the kernel
-except ImportError:
-    from lateness_probe import LatenessProbe  # from this folder, in a child (child.py)
-
-
-class CellError(ValueError):
-    """The cell cannot run as written; the message is one line for the student."""
+try:  # as gillab.runners.task_heartbeat, in the kernel
+    from .cell_error import CellError
+    from .lateness_probe import LatenessProbe
+except ImportError:  # from this folder, in a child (child.py)
+    from cell_error import CellError
+    from lateness_probe import LatenessProbe
 
 
 class _Capture(logging.Handler):

@@ -22,9 +22,11 @@ import time
 try:  # as gillab.runners.task_race, in the kernel
     from .python_tools import PYTHON_TOOLS
     from .switch_interval import ScopedSwitchInterval
+    from .cell_error import CellError
 except ImportError:  # from this folder, in a child (child.py)
     from python_tools import PYTHON_TOOLS
     from switch_interval import ScopedSwitchInterval
+    from cell_error import CellError
 
 MODES = ("unlocked", "lock", "batch", "per-thread")
 # Calls whose effect is visible as a longer container: the check is then len(container).
@@ -32,10 +34,6 @@ _GROWING_METHODS = ("append", "appendleft", "add", "insert", "put", "put_nowait"
 # Opens its own scope: names stored inside are not the shared state.
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-
-
-class CellError(ValueError):
-    """The cell cannot be raced as written; the message is one line for the student."""
 
 
 def _segment(source, node):

@@ -14,14 +14,12 @@ try:  # as gillab.runners.task_switchinterval, in the kernel
     from . import spinner_loads
     from .python_tools import PYTHON_TOOLS
     from .switch_interval import ScopedSwitchInterval
+    from .cell_error import CellError
 except ImportError:  # from this folder, in a child (child.py)
     import spinner_loads
     from python_tools import PYTHON_TOOLS
     from switch_interval import ScopedSwitchInterval
-
-
-class CellError(ValueError):
-    """A request this task cannot measure; the message is one line for the student."""
+    from cell_error import CellError
 
 
 def _measure_interval(interval, interval_s, capacity, request, make_probe, state):
