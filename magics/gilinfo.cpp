@@ -2,7 +2,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 #include <pybind11/stl.h>
 
-#include "workers/child_interpreter.hpp"
+#include "workers/interpreters.hpp"
 #include "render/figures.hpp"
 #include "framework/registry.hpp"
 #include "manual.hpp"
@@ -39,7 +39,8 @@ namespace gillab
             nl::json found = nl::json::array();
             for (const std::string& executable : discover_interpreters())
             {
-                nl::json entry = {{"executable", executable}, {"found_in", interpreter_origin(executable)}, {"kernel", realpath(executable).cast<std::string>() == kernel_executable}};
+                const origin where = origin_of(executable);
+                nl::json entry = {{"executable", executable}, {"found_in", found_in_text(where)}, {"origin", origin_key(where)}, {"kernel", realpath(executable).cast<std::string>() == kernel_executable}};
                 Row row{executable + (entry["kernel"].get<bool>() ? " (this kernel)" : ""), entry["found_in"].get<std::string>()};
                 try
                 {

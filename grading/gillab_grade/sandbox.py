@@ -103,7 +103,7 @@ def _readable_by(path, uid):
 
 
 def _interpreter_folders(env):
-    """The folders the magics look in for other CPythons (see child_interpreter.cpp)."""
+    """The folders the magics look in for other CPythons (see magics/workers/interpreters.cpp)."""
     folders = [os.path.join(env.get("GILLAB_CACHE", "/var/cache/gillab"), "cpython-3.13")]
     pyenv = env.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
     folders.append(os.path.join(pyenv, "versions"))

@@ -11,7 +11,7 @@
 #include "framework/progress.hpp"
 #include "framework/py_result.hpp"
 #include "framework/registry.hpp"
-#include "workers/child_interpreter.hpp"
+#include "workers/sid_root.hpp"
 
 namespace
 {

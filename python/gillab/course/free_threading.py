@@ -19,7 +19,7 @@ def find_builds(interpreters):
     def pick(free_threaded, version=None):
         found = [p for p in interpreters.interpreters if "version" in p and p.get("executable")
                  and bool(p.get("free_threaded_build")) == free_threaded and (version is None or p["version"] == version)]
-        found.sort(key=lambda p: p.get("found_in") != "project build")
+        found.sort(key=lambda p: p.get("origin") != "project_build")
         return found[0] if found else None
 
     free = pick(True)

@@ -13,12 +13,12 @@ import time
 from .children import command, run_file
 from .tables import table
 
-# (name, where the course takes it from in %gilinfo's "found in", the make target that brings it)
-LINEUP = (("3.11", "this kernel", None),
-          ("3.13", "project build", "make free-threaded-python"),
-          ("3.13t", "project build", "make free-threaded-python"),
-          ("3.14", "Debian unstable root (bwrap)", "make sid-pythons"),
-          ("3.15", "Debian unstable root (bwrap)", "make sid-pythons"))
+# (name, where the course takes it from: %gilinfo's "origin", None for the kernel itself, the make target that brings it)
+LINEUP = (("3.11", None, None),
+          ("3.13", "project_build", "make free-threaded-python"),
+          ("3.13t", "project_build", "make free-threaded-python"),
+          ("3.14", "sid_root", "make sid-pythons"),
+          ("3.15", "sid_root", "make sid-pythons"))
 
 
 def _name(entry):
@@ -32,7 +32,7 @@ def lineup(interpreters):
         for entry in interpreters.interpreters:
             if "error" in entry or _name(entry) != name:
                 continue
-            if entry["kernel"] if origin == "this kernel" else entry["found_in"] == origin:
+            if entry["kernel"] if origin is None else entry.get("origin") == origin:
                 found[name] = entry
                 break
     return found

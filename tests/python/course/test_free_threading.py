@@ -5,9 +5,9 @@ def test_free_threading_finds_same_patch_builds_and_lays_out_published_rows():
     from gillab.course.free_threading import find_builds, ownership_table, single_thread_table
 
     class Found:
-        interpreters = [{"version": "3.13.0", "executable": "/pyenv/3.13", "found_in": "pyenv"},
-                        {"version": "3.13.5", "executable": "/cache/3.13", "found_in": "project build"},
-                        {"version": "3.13.5", "executable": "/cache/3.13t", "found_in": "project build",
+        interpreters = [{"version": "3.13.0", "executable": "/pyenv/3.13", "origin": "pyenv"},
+                        {"version": "3.13.5", "executable": "/cache/3.13", "origin": "project_build"},
+                        {"version": "3.13.5", "executable": "/cache/3.13t", "origin": "project_build",
                          "free_threaded_build": True}]
 
     free, default, build = find_builds(Found())
