@@ -214,6 +214,6 @@ namespace gillab
 
     magic_definition gilbench_magic()
     {
-        return {"gilbench", magic_kind::line_cell, parser(), &measure, &gilbench::wrap_result, &gilbench::bind_result};
+        return {"gilbench", magic_kind::line_cell, parser(), &measure};
     }
 }

@@ -95,9 +95,7 @@ namespace gillab
         void measure_under(interpreter_rows& block, const cell_module& cell, const std::vector<configuration>& configs,
                            const options& o, const std::function<void(const std::string&)>& progress);
 
-        // gilbench_result.cpp: the Result of all interpreters' rows, and its Python object.
+        // gilbench_result.cpp: the Result of all interpreters' rows (gillab.results.GilbenchResult reads it).
         Result build_result(const std::vector<interpreter_rows>& blocks, const options& o);
-        pybind11::object wrap_result(Result result);
-        void bind_result(pybind11::module_& m);
     }
 }

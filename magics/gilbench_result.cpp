@@ -1,21 +1,15 @@
 // %%gilbench's result: one block of rows per interpreter (the kernel's and
 // any --python child's) as the table, the chart and the JSON every renderer
-// takes, and the GilbenchResult object with lookups by mode, workers, jobs
-// and interpreter.
+// takes (gillab.results.GilbenchResult looks runs up in it).
 #include <algorithm>
 #include <sstream>
 
-#include <pybind11/stl.h>
-#include <pybind11_json/pybind11_json.hpp>
-
 #include "render/figures.hpp"
 #include "render/number_format.hpp"
-#include "framework/py_result.hpp"
 #include "gilbench.hpp"
 
 namespace gillab
 {
-    using namespace pybind11::literals;
 
     namespace
     {
@@ -353,90 +347,5 @@ namespace gillab
                        {"published_source", o.preset && o.preset_job ? nl::json(figures.source) : nl::json(nullptr)},
                        {"options", options_json(blocks, o)}};
         return result;
-    }
-
-    // The result object of %%gilbench: a Result with lookups by mode, workers and jobs.
-    struct gilbench_result : Result
-    {
-        explicit gilbench_result(Result r)
-            : Result(std::move(r))
-        {}
-
-        std::size_t interpreter_index(const py::object& python) const
-        {
-            return gillab::interpreter_index(data["interpreters"], python);
-        }
-
-        // workers: a count, or the spec as typed ("default", "per-job").
-        const nl::json& run(const std::string& mode, const py::object& workers, const py::object& jobs,
-                            const py::object& python) const
-        {
-            const std::size_t index = interpreter_index(python);
-            for (const nl::json& r : data["runs"])
-            {
-                if (r["interpreter_index"] != index || r["mode"] != mode) continue;
-                if (!jobs.is_none() && r["base_jobs"] != jobs.cast<long long>() && r["jobs"] != jobs.cast<long long>()) continue;
-                if (mode == "sequential") return r;
-                if (!py::isinstance<py::str>(workers))
-                {
-                    if (r["workers"] == workers.cast<long long>()) return r;
-                    continue;
-                }
-                std::string spec = workers.cast<std::string>();
-                if (mode == "asyncio" && spec == "default") spec = "per-job";  // gather's default: no limit
-                if (r["workers_spec"] == spec) return r;
-            }
-            throw py::key_error("no run for mode '" + mode + "' with " + py::str(workers).cast<std::string>() + " workers" +
-                                (jobs.is_none() ? std::string() : " and " + py::str(jobs).cast<std::string>() + " jobs") +
-                                (python.is_none() ? std::string() : " under " + py::str(python).cast<std::string>()));
-        }
-    };
-
-    namespace
-    {
-        py::object median_or_none(const nl::json& stats)
-        {
-            return stats.is_null() ? py::none() : py::cast(stats["median"].get<double>());
-        }
-    }
-
-    py::object gilbench::wrap_result(Result result)
-    {
-        return py::cast(gilbench_result(std::move(result)));
-    }
-
-    void gilbench::bind_result(py::module_& m)
-    {
-        const auto one = py::int_(1);
-        py::class_<gilbench_result, Result>(m, "GilbenchResult")
-            .def(
-                "speedup", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return py::cast(r.run(mode, workers, jobs, python)["speedup"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                "jobs per second against sequential for one mode, worker count (or 'default' / 'per-job') and --jobs value")
-            .def(
-                "wall", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return median_or_none(r.run(mode, workers, jobs, python)["wall_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                "median wall time in seconds (None when the run was stopped at --budget)")
-            .def(
-                "cpu", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return median_or_none(r.run(mode, workers, jobs, python)["cpu_s"]); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(),
-                "median CPU time (user+system, children included) in seconds (None when stopped at --budget)")
-            .def(
-                "peak_rss_mib", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) {
-                    const nl::json& run = r.run(mode, workers, jobs, python);
-                    if (!run.contains("peak_rss_bytes") || run["peak_rss_bytes"].is_null()) return py::object(py::none());
-                    return py::object(py::float_(run["peak_rss_bytes"].get<double>() / (1024.0 * 1024.0)));
-                },
-                "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(), "peak RSS in MiB of the run in a fresh interpreter (--memory), else None")
-            .def(
-                "run", [](const gilbench_result& r, const std::string& mode, py::object workers, py::object jobs, py::object python) { return py::cast(r.run(mode, workers, jobs, python)); }, "mode"_a, "workers"_a = one, "jobs"_a = py::none(), "python"_a = py::none(), "everything measured for one configuration, as a dict: its figures and the runs behind them (wall_runs_s, cpu_runs_s)")
-            .def(
-                "best", [](const gilbench_result& r, py::object python) {
-                    const std::size_t index = r.interpreter_index(python);
-                    const nl::json* best = nullptr;
-                    for (const nl::json& run : r.data["runs"])
-                        if (run["wall_s"].is_null() || run["interpreter_index"] != index) continue;
-                        else if (!best || run["wall_s"]["median"].get<double>() < (*best)["wall_s"]["median"].get<double>()) best = &run;
-                    if (!best) throw py::value_error("no runs were measured");
-                    return py::make_tuple((*best)["mode"].get<std::string>(), (*best)["workers"].get<long long>());
-                },
-                "python"_a = py::none(), "(mode, workers) of the fastest configuration (under one interpreter)");
     }
 }

@@ -19,7 +19,6 @@
 #include "instruments/gil_probe.hpp"
 #include "render/number_format.hpp"
 #include "render/published.hpp"
-#include "framework/py_result.hpp"
 #include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
@@ -485,42 +484,8 @@ namespace gillab
         }
     }
 
-    // The result object of %heartbeat: the raw series besides the table.
-    struct heartbeat_result_object : Result
-    {
-        explicit heartbeat_result_object(Result r)
-            : Result(std::move(r))
-        {}
-
-        // The figures of one interpreter: the first measured, or the one `python` names ('3.13t', 'kernel', a label).
-        const nl::json& of(const py::object& python) const
-        {
-            if (python.is_none()) return data;
-            if (!data.contains("interpreters")) throw py::key_error("this result measured the kernel only");
-            return data["interpreters"][interpreter_index(data["interpreters"], python)];
-        }
-    };
-
-    void bind_heartbeat_result(py::module_& m)
-    {
-        py::class_<heartbeat_result_object, Result>(m, "HeartbeatResult")
-            .def(
-                "gaps", [](const heartbeat_result_object& r, const py::object& python) { return py::cast(r.of(python).value("gaps_ms", nl::json::array())); },
-                "python"_a = py::none(), "gaps between heartbeat ticks in ms, in order; python= picks an interpreter")
-            .def(
-                "gil_waits", [](const heartbeat_result_object& r, const py::object& python) {
-                    const nl::json& figures = r.of(python);
-                    return py::cast(figures.contains("gil") ? figures["gil"]["waits_ms"] : nl::json::array());
-                },
-                "python"_a = py::none(), "how long each GIL acquisition of the probe waited, in ms, in order")
-            .def(
-                "blame", [](const heartbeat_result_object& r) { return py::cast(r.data.value("blame", nl::json::array())); }, "what stalled the loop, most first: dicts of cause ('ran' or 'waited for the GIL'), holder, where, text, "
-                                                                                                                              "function, file, line, calls, label, stall_ms, share (of all stall), late_beats");
-    }
-
     magic_definition heartbeat_magic()
     {
-        return {"heartbeat", magic_kind::line_cell, parser(), &measure,
-                [](Result r) { return py::cast(heartbeat_result_object(std::move(r))); }, &bind_heartbeat_result};
+        return {"heartbeat", magic_kind::line_cell, parser(), &measure};
     }
 }

@@ -8,14 +8,10 @@
 #include <cstdio>
 #include <optional>
 
-#include <pybind11/stl.h>
-#include <pybind11_json/pybind11_json.hpp>
-
 #include "workers/child_interpreter.hpp"
 #include "render/number_format.hpp"
 #include "framework/progress.hpp"
 #include "render/published.hpp"
-#include "framework/py_result.hpp"
 #include "framework/registry.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
@@ -24,7 +20,6 @@
 
 namespace gillab
 {
-    using namespace pybind11::literals;
 
     namespace
     {
@@ -311,53 +306,8 @@ namespace gillab
         }
     }
 
-    // The result object of %%race: a Result with lookups by mode and interpreter.
-    struct race_result : Result
-    {
-        explicit race_result(Result r)
-            : Result(std::move(r))
-        {}
-
-        const nl::json& mode_summary(const std::string& mode, const py::object& python) const
-        {
-            const nl::json& interpreters = data["interpreters"];
-            const nl::json* chosen = &interpreters[interpreter_index(interpreters, python)];
-            if (!(*chosen)["summary"].contains(mode))
-            {
-                std::string measured;
-                for (auto& item : (*chosen)["summary"].items()) measured += (measured.empty() ? "" : ", ") + item.key();
-                throw py::key_error("mode '" + mode + "' was not measured; measured: " + measured);
-            }
-            return (*chosen)["summary"][mode];
-        }
-    };
-
-    void bind_race_result(py::module_& m)
-    {
-        py::class_<race_result, Result>(m, "RaceResult")
-            .def(
-                "lost", [](const race_result& r, const std::string& mode, py::object python) {
-                    const nl::json& s = r.mode_summary(mode, python);
-                    const double median = s["lost_median"].get<double>();
-                    const bool whole = !s["lost_runs"].empty() && s["lost_runs"][0].is_number_integer();
-                    return whole && median == std::floor(median) ? py::object(py::int_(static_cast<long long>(median)))
-                                                                 : py::object(py::float_(median));
-                },
-                "mode"_a = "unlocked", "python"_a = py::none(), "median updates lost over a mode's runs")
-            .def(
-                "run", [](const race_result& r, const std::string& mode, py::object python) { return py::cast(r.mode_summary(mode, python)); }, "mode"_a = "unlocked", "python"_a = py::none(), "everything measured for one mode, as a dict: its figures and the runs behind them "
-                                                                                                                                                                                                "(lost_runs, lost_percent_runs, wall_runs_s)")
-            .def(
-                "lost_percent", [](const race_result& r, const std::string& mode, py::object python) { return r.mode_summary(mode, python)["lost_percent_median"].get<double>(); }, "mode"_a = "unlocked", "python"_a = py::none(), "median share of the expected updates lost, in %")
-            .def(
-                "wall", [](const race_result& r, const std::string& mode, py::object python) { return r.mode_summary(mode, python)["wall_median_s"].get<double>(); }, "mode"_a = "unlocked", "python"_a = py::none(), "median wall time of a mode's runs in seconds")
-            .def(
-                "cost", [](const race_result& r, const std::string& mode, py::object python) { return py::cast(r.mode_summary(mode, python)["x_unlocked"]); }, "mode"_a = "lock", "python"_a = py::none(), "a mode's median wall time over the unlocked median (None without unlocked runs)");
-    }
-
     magic_definition race_magic()
     {
-        return {"race", magic_kind::cell, parser(), &measure,
-                [](Result r) { return py::cast(race_result(std::move(r))); }, &bind_race_result};
+        return {"race", magic_kind::cell, parser(), &measure};
     }
 }

@@ -13,7 +13,6 @@
 #include "workers/child_interpreter.hpp"
 #include "render/figures.hpp"
 #include "instruments/gil_probe.hpp"
-#include "framework/py_result.hpp"
 #include "instruments/gil_timeline.hpp"
 #include "framework/magic_state.hpp"
 #include "framework/progress.hpp"
@@ -540,67 +539,8 @@ namespace gillab
         }
     }
 
-    // The result object of %switchinterval: lookups by interval.
-    struct switchinterval_result : Result
-    {
-        explicit switchinterval_result(Result r)
-            : Result(std::move(r))
-        {}
-
-        // One interpreter's runs: the first measured, or the one `python` names
-        // (as requested, '3.13t', or by its label).
-        const nl::json& runs_of(const py::object& python) const
-        {
-            if (!data.contains("interpreters"))
-            {
-                if (!python.is_none()) throw py::key_error("this result measured the kernel only");
-                return data["runs"];
-            }
-            return data["interpreters"][interpreter_index(data["interpreters"], python)]["runs"];
-        }
-
-        const nl::json& run(py::object interval, const py::object& python) const
-        {
-            const double wanted_ms = (py::isinstance<py::str>(interval) ? parse_duration(interval.cast<std::string>())
-                                                                        : interval.cast<double>()) *
-                                     1e3;
-            const bool timeline = data.contains("timelines");
-            if (!timeline && !data.contains("runs")) throw py::key_error("this result has no measurements (it only showed or set the interval)");
-            if (timeline && !python.is_none()) throw py::key_error("a timeline is measured in the kernel only");
-            const nl::json& runs = timeline ? data["timelines"] : runs_of(python);
-            for (const nl::json& r : runs)
-            {
-                if (std::fabs(r["interval_ms"].get<double>() - wanted_ms) < 1e-6) return r;
-            }
-            throw py::key_error("no measurement at " + interval_label(wanted_ms / 1e3));
-        }
-    };
-
-    void bind_switchinterval_result(py::module_& m)
-    {
-        auto field = [](const char* name) {
-            return [name](const switchinterval_result& r, py::object interval, py::object python) { return py::cast(r.run(interval, python)[name]); };
-        };
-        const auto python_arg = "python"_a = py::none();
-        py::class_<switchinterval_result, Result>(m, "SwitchintervalResult")
-            .def("median", field("median_ms"), "interval"_a, python_arg,
-                 "median lateness in ms at one interval ('5ms' or seconds); python= picks an interpreter")
-            .def("p95", field("p95_ms"), "interval"_a, python_arg, "95th percentile lateness in ms")
-            .def("worst", field("max_ms"), "interval"_a, python_arg, "largest lateness in ms")
-            .def("rate", field("spinner_rate"), "interval"_a, python_arg, "the spinner's steps per second")
-            .def("handovers", field("handovers"), "interval"_a, python_arg, "the probe's acquisitions of the GIL")
-            .def("slices", field("slices"), "interval"_a, python_arg, "GIL turn lengths in ms, in order (after --timeline)")
-            .def("lanes", field("lanes"), "interval"_a, python_arg,
-                 "per thread, the spans it held the GIL: [{'lane', 'segments': [{'start_ms', 'end_ms'}], 'held_ms'}] "
-                 "(after --timeline)")
-            .def(
-                "run", [](const switchinterval_result& r, py::object interval, py::object python) { return py::cast(r.run(interval, python)); },
-                "interval"_a, python_arg, "everything measured at one interval, as a dict");
-    }
-
     magic_definition switchinterval_magic()
     {
-        return {"switchinterval", magic_kind::line, parser(), &measure,
-                [](Result r) { return py::cast(switchinterval_result(std::move(r))); }, &bind_switchinterval_result};
+        return {"switchinterval", magic_kind::line, parser(), &measure};
     }
 }

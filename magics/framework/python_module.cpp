@@ -9,7 +9,7 @@
 #include "instruments/budget.hpp"
 #include "framework/runner.hpp"
 #include "framework/progress.hpp"
-#include "framework/py_result.hpp"
+#include "framework/presentation.hpp"
 #include "framework/registry.hpp"
 #include "workers/sid_root.hpp"
 
@@ -34,15 +34,11 @@ namespace gillab
     {
         m.doc() = "gillab's native magics: parsing, native instruments, statistics and rendering in C++; "
                   "the timed loops are Python runners handed those instruments";
-        gillab::bind_result(m);
+        gillab::bind_presentation(m);
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
         gillab::bind_gil_trace_tool(m);
         gillab::bind_progress(m);
-        for (const auto& magic : gillab::all_magics())
-        {
-            if (magic.bind) magic.bind(m);
-        }
 
         // A bad argument is the student's typo, not a bug: IPython shows a
         // UsageError as one line, without a traceback.

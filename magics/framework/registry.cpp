@@ -1,7 +1,7 @@
 #include "framework/registry.hpp"
 
 #include "framework/magic_state.hpp"
-#include "framework/py_result.hpp"
+#include "framework/presentation.hpp"
 
 namespace gillab
 {
@@ -50,8 +50,8 @@ namespace gillab
         }
     }
 
-    py::object run_magic(const std::string& name, const std::string& line,
-                         std::optional<std::string> cell, py::dict user_ns)
+    py::dict run_magic(const std::string& name, const std::string& line,
+                       std::optional<std::string> cell, py::dict user_ns)
     {
         for (const magic_definition& magic : all_magics())
         {
@@ -72,12 +72,7 @@ namespace gillab
                 const std::string note = guard.restore();
                 if (!note.empty()) outcome.table.notes.push_back(note);
             }
-            py::object result = magic.wrap ? magic.wrap(std::move(outcome)) : wrap_result(std::move(outcome));
-            if (!out_name.empty())
-            {
-                user_ns[py::str(out_name)] = result;
-            }
-            return result;
+            return magic_answer(std::move(outcome), out_name);
         }
         throw usage_error("no gillab magic named '" + name + "'");
     }

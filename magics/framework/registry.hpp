@@ -1,6 +1,7 @@
 // The framework: every magic is one definition (its parser and its measure
-// function); the framework parses, runs, wraps the Result for Python and
-// stores it under -o NAME. Magics never format or publish their own tables.
+// function); the framework parses, runs and answers Python with the Result as
+// data (gillab.results makes the result object and stores it under -o NAME).
+// Magics never format or publish their own tables.
 #pragma once
 
 #include <functional>
@@ -37,10 +38,6 @@ namespace gillab
         magic_kind kind;
         arg_parser parser;
         std::function<Result(const magic_call&)> run;
-        // A magic whose result object has its own methods wraps it itself
-        // and binds that class on the module; the rest use the plain Result.
-        std::function<py::object(Result)> wrap = nullptr;
-        std::function<void(py::module_&)> bind = nullptr;
     };
 
     // `-o NAME`, which every magic accepts.
@@ -56,7 +53,7 @@ namespace gillab
 
     const std::vector<magic_definition>& all_magics();
 
-    // Parses `line`, runs the magic, returns the Python result object.
-    py::object run_magic(const std::string& name, const std::string& line,
-                         std::optional<std::string> cell, py::dict user_ns);
+    // Parses `line`, runs the magic, returns presentation.hpp's magic_answer.
+    py::dict run_magic(const std::string& name, const std::string& line,
+                       std::optional<std::string> cell, py::dict user_ns);
 }

@@ -9,6 +9,7 @@ import contextlib
 from IPython.core.magic import Magics, magics_class, line_magic, cell_magic, line_cell_magic
 
 import _gillab
+from gillab import results
 
 _DECORATORS = {"line": line_magic, "cell": cell_magic, "line_cell": line_cell_magic}
 
@@ -31,8 +32,14 @@ def _outside_the_kernels_event_loop():
 
 
 def _run(name, line, cell, user_ns):
+    """C++ parses the line, measures and answers with plain data; the result object the
+    student reads is made here, and stored under -o NAME."""
     with _outside_the_kernels_event_loop():
-        return _gillab.run(name, line, cell, user_ns)
+        answer = _gillab.run(name, line, cell, user_ns)
+    result = results.result_for(answer["record"], answer["presentation"])
+    if answer["out"] is not None:
+        user_ns[answer["out"]] = result
+    return result
 
 
 def _native_magic(name, kind):

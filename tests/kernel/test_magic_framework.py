@@ -115,3 +115,32 @@ def test_a_cell_that_defines_a_function_but_not_the_one_the_magic_needs_is_a_usa
     # and so is a body that defines a helper and calls it
     kernel.ok("%%gilbench --modes sequential --jobs 2 --repeats 1 --warmup 0\ndef helper():\n    return 1\nhelper()\n")
     assert kernel.eval("1+1") == 2
+
+
+def completions(kernel, code):
+    msg_id = kernel.client.complete(code, len(code))
+    while True:
+        reply = kernel.client.get_shell_msg(timeout=30)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply["content"]["matches"]
+
+
+def test_tab_on_a_result_object_lists_its_accessors_and_fields(kernel):
+    kernel.ok("%%gilbench --modes sequential,threads --workers 2 --jobs 2 --repeats 1 --warmup 0 -o bench\n"
+              "def job(i):\n    return i\n")
+    listed = completions(kernel, "bench.")
+    for accessor in ("speedup", "wall", "cpu", "best", "run", "rows", "notes", "to_dict", "runs", "cpu_count"):
+        assert any(match.endswith(accessor) for match in listed), (accessor, listed)
+    assert any(match.endswith("speedup") for match in completions(kernel, "bench.spe"))
+
+
+def test_help_on_a_result_object_documents_every_accessor(kernel):
+    kernel.ok("%gilinfo -o info")
+    page = kernel.ok("help(type(info))").stream("stdout")
+    for accessor in ("rows", "notes", "to_dict", "to_dataframe", "from_dict"):
+        assert accessor in page
+    kernel.ok("%%race --modes unlocked,lock --threads 2 --iterations 1000 --runs 1 -o race\ncounter = 0\ncounter += 1\n")
+    page = kernel.ok("help(race)").stream("stdout")
+    for accessor in ("lost", "lost_percent", "wall", "cost", "run"):
+        assert f"{accessor}(self, mode=" in page
+    assert "median updates lost over a mode's runs" in page.lower()

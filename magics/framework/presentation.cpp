@@ -1,0 +1,53 @@
+#include "framework/presentation.hpp"
+
+#include <pybind11_json/pybind11_json.hpp>
+
+#include <optional>
+
+#include "render/render.hpp"
+#include "render/chart_png.hpp"
+
+namespace gillab
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        bool wanted(const std::string& mime, const py::object& include, const py::object& exclude)
+        {
+            return (include.is_none() || include.contains(mime)) && (exclude.is_none() || !exclude.contains(mime));
+        }
+
+        // IPython's (data, metadata) form: the PNG's metadata gives its display size.
+        py::tuple repr_mimebundle(const Result& result, py::object include, py::object exclude)
+        {
+            std::optional<ChartImage> image;
+            if (result.chart && wanted("image/png", include, exclude)) image = chart_to_png(*result.chart);  // nullopt without matplotlib
+            const MimeBundle bundle = mime_bundle(result, image ? &*image : nullptr);
+            py::dict data;
+            for (const auto& item : bundle.data.items())
+            {
+                if (wanted(item.key(), include, exclude)) data[py::str(item.key())] = py::cast(item.value());
+            }
+            return py::make_tuple(data, py::cast(bundle.metadata));
+        }
+    }
+
+    void bind_presentation(py::module_& m)
+    {
+        // No methods: Python hands it back to the functions below.
+        py::class_<Result>(m, "Presentation", "a magic's Result, kept to draw its table and chart when shown");
+        m.def("text", &render_text, "presentation"_a, "the result's table (and text chart) for people");
+        m.def("mime_bundle", &repr_mimebundle, "presentation"_a, "include"_a = py::none(), "exclude"_a = py::none(),
+              "IPython's (data, metadata): text, HTML, Vega-Lite, the PNG chart and the result's record");
+    }
+
+    py::dict magic_answer(Result result, const std::string& out_name)
+    {
+        py::dict answer;
+        answer["record"] = py::cast(render_json(result));
+        answer["presentation"] = py::cast(std::move(result));
+        answer["out"] = out_name.empty() ? py::object(py::none()) : py::object(py::str(out_name));
+        return answer;
+    }
+}

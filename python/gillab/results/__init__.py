@@ -1,0 +1,24 @@
+"""The magics' result objects: one documented class per magic over the plain record the
+magic answered with (`help(GilbenchResult)` lists every accessor). Standard library only, so
+they load saved results without the kernel: `result_for(record)`.
+"""
+
+from .result import Result
+from .gilbench import GilbenchResult
+from .race import RaceResult
+from .switchinterval import SwitchintervalResult
+from .heartbeat import HeartbeatResult
+from .gilwatch import GilwatchResult
+
+__all__ = ["Result", "GilbenchResult", "RaceResult", "SwitchintervalResult", "HeartbeatResult",
+           "GilwatchResult", "CLASSES", "result_for"]
+
+# The class of each magic's result; a magic not named here returns a plain Result (%gilinfo).
+CLASSES = {"gilbench": GilbenchResult, "race": RaceResult, "switchinterval": SwitchintervalResult,
+           "heartbeat": HeartbeatResult, "gilwatch": GilwatchResult}
+
+
+def result_for(record, presentation=None):
+    """The result object of a magic's record (its `to_dict()`): the class of the magic named
+    in it. `presentation` is the native object that draws it; None for saved data."""
+    return CLASSES.get(record["magic"], Result)(record, presentation)
