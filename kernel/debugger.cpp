@@ -1,4 +1,5 @@
 #include "debugger.hpp"
+#include "python_side.hpp"
 
 #include <filesystem>
 #include <string>
@@ -39,10 +40,7 @@ namespace gillab
                 {
                     py::gil_scoped_acquire acquire;
                     const nl::json arguments = message.value("arguments", nl::json::object());
-                    body = py::module_::import("gillab.kernel.debugging")
-                               .attr("loaded_modules")(arguments.value("startModule", 0),
-                                                       arguments.value("moduleCount", 0))
-                               .cast<nl::json>();
+                    body = kernel_python_side::loaded_modules(arguments.value("startModule", 0), arguments.value("moduleCount", 0));
                 }
                 return {{"type", "response"}, {"request_seq", message["seq"]}, {"success", true}, {"command", message["command"]}, {"body", body}};
             }

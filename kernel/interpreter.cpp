@@ -1,4 +1,5 @@
 #include "interpreter.hpp"
+#include "python_side.hpp"
 
 #include <Python.h>
 #include <pybind11/stl.h>
@@ -93,7 +94,7 @@ namespace gillab
             if (is_forked_copy()) end_cell_in_forked_copy();
             // Whatever the cell did to them, what follows (and the next cell) prints.
             m_capture.restore_descriptors();
-            py::module_::import("gillab.kernel.shell.streams").attr("repair")();
+            kernel_python_side::repair_streams();
             if (m_ipython_shell.attr("last_error").is_none() && !outcome.attr("success").cast<bool>())
             {
                 record_silenced_error(outcome);

@@ -1,4 +1,5 @@
 #include "interrupt.hpp"
+#include "python_side.hpp"
 
 #include <chrono>
 #include <csignal>
@@ -19,11 +20,6 @@ namespace gillab
     {
         using namespace std::chrono_literals;
 
-        py::module_ process_tree()
-        {
-            return py::module_::import("gillab.runners.process_tree");
-        }
-
         void set_sigint_blocked(bool blocked)
         {
             sigset_t set;
@@ -41,7 +37,7 @@ namespace gillab
 
     interruptible_cell::interruptible_cell()
         : m_threads_before(python_thread_idents())
-        , m_children_before(process_tree().attr("live_descendants")().cast<std::vector<pid_t>>())
+        , m_children_before(kernel_python_side::live_children())
     {
         py::module_ signal = py::module_::import("signal");
         signal.attr("signal")(SIGINT, signal.attr("default_int_handler"));
@@ -62,8 +58,7 @@ namespace gillab
         raise_in_threads(threads, PyExc_KeyboardInterrupt);
         // Children got the same SIGINT (jupyter_client signals the process
         // group): they get a moment to exit on their own, then are made to.
-        const auto processes = process_tree().attr("started_since")(m_children_before).cast<std::vector<pid_t>>();
-        process_tree().attr("stop")(processes);
+        const std::vector<pid_t> processes = kernel_python_side::stop_children_started_since(m_children_before);
         const std::size_t threads_left = wait_for_threads(threads, 1000ms).size();
 
         if (threads.empty() && processes.empty())

@@ -1,4 +1,5 @@
 #include "launch.hpp"
+#include "python_side.hpp"
 
 #include <csignal>
 #include <cstdio>
@@ -53,7 +54,7 @@ namespace gillab
             py::gil_scoped_acquire acquire;
             try
             {
-                py::module_::import("gillab.kernel.launch").attr("finish")();
+                kernel_python_side::finish_launch();
             }
             catch (py::error_already_set& e)
             {

@@ -1,4 +1,5 @@
 #include "shell_setup.hpp"
+#include "python_side.hpp"
 
 #include <pybind11_json/pybind11_json.hpp>
 
@@ -65,7 +66,7 @@ namespace gillab
 
     void install_shell_changes(py::object shell, py::object app, int log_fd)
     {
-        py::module_::import("gillab.kernel.shell").attr("install")(shell, app, log_fd, py::module_::import("_gillab"));
+        kernel_python_side::install_shell_changes(shell, app, log_fd, py::module_::import("_gillab"));
     }
 
     void bind_kernel_hooks(py::module_& m)

@@ -11,7 +11,7 @@
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "base/stats.hpp"
-#include "instruments/cores.hpp"
+#include "framework/python_side.hpp"
 #include "gilbench.hpp"
 #include "manual.hpp"
 
@@ -184,7 +184,7 @@ namespace gillab
                                      cell.defines("job"), cell.defines("ajob"));
             o.preset = preset;
             o.preset_job = preset && empty_cell;
-            o.cores = usable_cores();
+            o.cores = python_side::usable_cores();
             o.targets = std::move(targets);
             o.python_given = typed.has("python");
             const std::vector<configuration> configs = plan(o);

@@ -1,9 +1,6 @@
 #include "gilbench_presets.hpp"
 
-#include <pybind11/pybind11.h>
-#include <pybind11_json/pybind11_json.hpp>
-
-#include "render/published.hpp"
+#include "framework/python_side.hpp"
 
 namespace gillab
 {
@@ -30,11 +27,10 @@ namespace gillab
         // home, with their published figures: nothing is asked of Python after a run.
         std::vector<gilbench_preset> read_presets()
         {
-            const nlohmann::json published = published_for_magic("gilbench");
+            const nlohmann::json published = python_side::published_for_magic("gilbench");
             std::vector<gilbench_preset> presets;
-            for (const pybind11::handle item : pybind11::module_::import("gillab.preset_jobs").attr("definitions")())
+            for (const nlohmann::json& p : python_side::preset_definitions())
             {
-                const nlohmann::json p = pybind11::cast<nlohmann::json>(item);
                 presets.push_back({p.at("name"), p.at("summary"), p.at("options"), number(p.at("wait_s")),
                                    p.at("cpu_bound").get<bool>(), p.at("job"), figures_from(published, p.at("name"))});
             }
@@ -71,7 +67,7 @@ namespace gillab
 
     std::string gilbench_presets_help()
     {
-        static const std::string listing = pybind11::module_::import("gillab.preset_jobs").attr("listing")().cast<std::string>();
+        static const std::string listing = python_side::preset_listing();
         return listing;
     }
 }

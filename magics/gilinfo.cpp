@@ -2,6 +2,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 #include <pybind11/stl.h>
 
+#include "framework/python_side.hpp"
 #include "workers/interpreters.hpp"
 #include "render/figures.hpp"
 #include "framework/registry.hpp"
@@ -83,7 +84,7 @@ namespace gillab
             if (call.args.has("interpreters")) return list_interpreters();
 
             // gillab/magics/concurrency_facts.py: the same names as the result's fields.
-            const nl::json facts = py::module_::import("gillab.magics.concurrency_facts").attr("facts")();
+            const nl::json facts = python_side::concurrency_facts();
             const std::string version = facts["python_version"];
             const bool free_threaded_build = facts["free_threaded_build"];
             const bool gil_enabled = facts["gil_enabled"];

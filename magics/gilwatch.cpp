@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "framework/python_side.hpp"
 #include "render/figures.hpp"
 #include "instruments/gil_watch.hpp"
 #include "framework/magic_state.hpp"
@@ -71,21 +72,11 @@ namespace gillab
 
         gil_watch_record watch_cell(const std::string& cell, py::dict user_ns, double period_s, bool blame)
         {
-            py::module_ runner = py::module_::import("gillab.magics.cell_runner");
-            py::object code;
-            try
-            {
-                code = runner.attr("compile_cell")(cell, "gilwatch");
-            }
-            catch (py::error_already_set& error)
-            {
-                if (!error.matches(runner.attr("CellSyntaxError"))) throw;
-                throw usage_error(py::str(error.value()).cast<std::string>());
-            }
+            const py::object code = python_side::compile_watched_cell(cell);
             gil_watch watch("gilwatch", period_s, blame);
             {
                 progress_ticker ticker("gilwatch", "watching the cell");
-                runner.attr("run")(code, user_ns);
+                python_side::run_watched_cell(code, user_ns);
             }
             return watch.finish();
         }

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "framework/python_side.hpp"
 #include "instruments/blame_places.hpp"
 #include "render/number_format.hpp"
 
@@ -174,7 +175,7 @@ namespace gillab
             result.table.notes.push_back("blame: off (--no-blame): holders' lines were not read.");
             return;
         }
-        const std::vector<place_view> views = describe_places(watch, cell);
+        const std::vector<place_view> views = python_side::describe_places(watch, cell);
         const std::vector<waiter_blame> ranked = rank(watch, views);
         result.more_tables.push_back(blame_table(watch, ranked, views));
         result.data["blame"] = blame_json(watch, ranked, views);

@@ -18,7 +18,7 @@
 #include "render/figures.hpp"
 #include "instruments/gil_probe.hpp"
 #include "render/number_format.hpp"
-#include "render/published.hpp"
+#include "framework/python_side.hpp"
 #include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
@@ -324,7 +324,7 @@ namespace gillab
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
             result.chart = chart;
             if (o.show_published)
-                result.table.notes.push_back(published_for_magic("heartbeat").at("note").get<std::string>());
+                result.table.notes.push_back(python_side::published_for_magic("heartbeat").at("note").get<std::string>());
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);
@@ -458,17 +458,8 @@ namespace gillab
                                                [](const measurement_target& t) { return t.is_kernel; });
             if (in_kernel)
             {
-                try
-                {
-                    py::module_::import("gillab.runners.task_heartbeat").attr("compile_cell")(*call.cell);
-                }
-                catch (py::error_already_set& error)
-                {
-                    // 3.11's compile refuses a null byte with ValueError, not SyntaxError.
-                    if (!error.matches(PyExc_SyntaxError) && !error.matches(PyExc_ValueError)) throw;
-                    throw usage_error(std::string("%%heartbeat: the cell is not valid Python: ") +
-                                      py::str(error.value()).cast<std::string>());
-                }
+                if (const std::optional<std::string> error = python_side::heartbeat_cell_error(*call.cell))
+                    throw usage_error("%%heartbeat: the cell is not valid Python: " + *error);
             }
             std::vector<heartbeat_run> all;
             for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn) {

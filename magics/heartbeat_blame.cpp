@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "framework/python_side.hpp"
 #include "render/figures.hpp"
 #include "render/number_format.hpp"
 
@@ -134,7 +135,7 @@ namespace gillab
 
     void add_heartbeat_blame(Result& result, const gil_watch_record& watch, const watched_cell& cell, const loop_beats& beats)
     {
-        const std::vector<place_view> views = describe_places(watch, cell);
+        const std::vector<place_view> views = python_side::describe_places(watch, cell);
         std::size_t late = 0;
         double stall_ms = 0;
         const std::vector<stall_cause> ranked = rank_causes(watch, beats, views, late, stall_ms);

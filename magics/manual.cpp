@@ -3,9 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <pybind11/pybind11.h>
-
-namespace py = pybind11;
+#include "framework/python_side.hpp"
 
 namespace gillab
 {
@@ -27,7 +25,7 @@ namespace gillab
             if (!read_file(GILLAB_MANUAL_DIR "/" + magic + ".txt", english))
                 return "(the manual of %" + magic + " is not installed: no " + magic + ".txt in " GILLAB_MANUAL_DIR ")";
             // Python's gettext, not glibc's: dgettext needs setlocale() in the kernel and the locale installed, and ignores LANGUAGE under C.
-            return py::module_::import("gillab.magics.manuals").attr("translated")(english, GILLAB_LOCALE_DIR).cast<std::string>();
+            return python_side::translated_manual(english, GILLAB_LOCALE_DIR);
         }
     }
 

@@ -11,7 +11,7 @@
 #include "workers/child_interpreter.hpp"
 #include "render/number_format.hpp"
 #include "framework/progress.hpp"
-#include "render/published.hpp"
+#include "framework/python_side.hpp"
 #include "framework/registry.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
@@ -274,7 +274,7 @@ namespace gillab
                 if (!why.empty()) result.table.notes.push_back(why);
                 interpreters.push_back(interpreter_record(m, by_mode, why));
             }
-            const nl::json published = published_for_magic("race");
+            const nl::json published = python_side::published_for_magic("race");
             if (o.show_published)
             {
                 result.table.notes.push_back(published["note"].get<std::string>());

@@ -16,14 +16,13 @@
 #include "instruments/gil_timeline.hpp"
 #include "framework/magic_state.hpp"
 #include "framework/progress.hpp"
-#include "render/published.hpp"
+#include "framework/python_side.hpp"
 #include "instruments/python_probe.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "instruments/spinner.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
-#include "instruments/cores.hpp"
 #include "manual.hpp"
 
 namespace gillab
@@ -197,7 +196,7 @@ namespace gillab
 
         nl::json common_data(const options& o)
         {
-            return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3}, {"duration_s", o.duration_s}, {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}, {"cpu_count", core_count()}, {"restored_interval_ms", switch_interval_s() * 1e3}};
+            return {{"probe", o.probe}, {"load", o.load}, {"every_ms", o.every_s * 1e3}, {"duration_s", o.duration_s}, {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}, {"cpu_count", python_side::core_count()}, {"restored_interval_ms", switch_interval_s() * 1e3}};
         }
 
         // What a sweep's table, chart, notes and data are built from, computed once.
@@ -387,7 +386,7 @@ namespace gillab
 
         Result sweep_result(const std::vector<interpreter_sweep>& all, const options& o)
         {
-            const nl::json published = published_for_magic("switchinterval");
+            const nl::json published = python_side::published_for_magic("switchinterval");
             const std::vector<sweep_view> views = sweep_views(all, o, published);
             const bool several = per_interpreter(all);
             Result result;
@@ -431,7 +430,7 @@ namespace gillab
                 for (double interval_s : plan)
                 {
                     interval.set(interval_s);
-                    const gil_ownership ownership = record_gil_ownership(o.duration_s);
+                    const gil_ownership ownership = gil_ownership_of(python_side::record_timeline(o.duration_s));
                     std::vector<double> lengths;
                     nl::json turns = nl::json::array();
                     for (const gil_slice& turn : ownership.turns)
@@ -455,7 +454,7 @@ namespace gillab
                                                        [&](double length) { return length > 1.5 * interval_ms; });
                     // The published slice belongs to the default interval only.
                     const bool at_default = std::fabs(interval_s - default_interval_s) < 1e-12;
-                    const double published_ms = published_for_magic("switchinterval").at("median_slice_ms").get<double>();
+                    const double published_ms = python_side::published_for_magic("switchinterval").at("median_slice_ms").get<double>();
                     const std::optional<double> figure = at_default ? std::make_optional(published_ms) : std::nullopt;
                     result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
                                                  s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
@@ -467,7 +466,7 @@ namespace gillab
                                          "double turn (over 1.5x the interval) is a hand-over that did not happen.");
             result.table.notes.push_back("the strips come from each thread's own stamps (a pause ends a bar); max overlap "
                                          "is the longest time both threads' bars overlapped: 0 while a GIL serialises them.");
-            result.table.notes.push_back(published_for_magic("switchinterval").at("timeline_note").get<std::string>());
+            result.table.notes.push_back(python_side::published_for_magic("switchinterval").at("timeline_note").get<std::string>());
             result.table.notes.push_back("your switch interval is back at " + interval_label(switch_interval_s()) + ".");
             result.chart = chart;
             result.data = {{"mode", "timeline"}, {"duration_s", o.duration_s}, {"timelines", timelines}, {"python_version", py::module_::import("platform").attr("python_version")().cast<std::string>()}, {"restored_interval_ms", switch_interval_s() * 1e3}};

@@ -2,30 +2,22 @@
 
 #include <algorithm>
 
-#include <pybind11/stl.h>
+#include "framework/python_side.hpp"
 
 namespace gillab
 {
-    namespace
-    {
-        py::module_ cell_modules()
-        {
-            return py::module_::import("gillab.magics.cell_modules");
-        }
-    }
-
     cell_module::cell_module(const std::string& magic, const std::string& source,
                              const std::vector<std::string>& entry_points)
     {
-        py::tuple written = cell_modules().attr("write")(magic, source, entry_points);
-        m_folder = written[0].cast<std::string>();
-        m_name = written[1].cast<std::string>();
-        m_top_level_names = written[2].cast<std::vector<std::string>>();
+        python_side::written_cell written = python_side::write_cell(magic, source, entry_points);
+        m_folder = std::move(written.folder);
+        m_name = std::move(written.name);
+        m_top_level_names = std::move(written.top_level_names);
     }
 
     py::object cell_module::module() const
     {
-        if (!m_module) m_module = cell_modules().attr("load")(m_folder, m_name);
+        if (!m_module) m_module = python_side::load_cell(m_folder, m_name);
         return m_module;
     }
 
@@ -33,7 +25,7 @@ namespace gillab
     {
         try
         {
-            cell_modules().attr("remove")(m_folder, m_name);
+            python_side::remove_cell(m_folder, m_name);
         }
         catch (py::error_already_set&)
         {

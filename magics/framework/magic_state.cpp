@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "framework/python_side.hpp"
 #include "workers/python_threads.hpp"
 #include "instruments/switch_interval.hpp"
 
@@ -14,16 +15,6 @@ namespace gillab
     namespace
     {
         magic_state_guard* innermost = nullptr;
-
-        py::module_ kernel_state()
-        {
-            return py::module_::import("gillab.magics.kernel_state");
-        }
-
-        py::module_ process_tree()
-        {
-            return py::module_::import("gillab.runners.process_tree");
-        }
 
         using namespace std::chrono_literals;
 
@@ -66,9 +57,9 @@ namespace gillab
 
     magic_state_guard::magic_state_guard()
         : m_interval_s(switch_interval_s())
-        , m_processes(process_tree().attr("live_descendants")())
+        , m_processes(python_side::live_processes())
         , m_threads(python_thread_idents())
-        , m_saved(kernel_state().attr("snapshot")())
+        , m_saved(python_side::snapshot_state())
         , m_outer(innermost)
     {
         innermost = this;
@@ -115,17 +106,9 @@ namespace gillab
         }
         if (!m_keep_state)
         {
-            for (py::handle name : kernel_state().attr("restore")(m_saved))
-            {
-                restored.push_back(name.cast<std::string>());
-            }
+            for (std::string& name : python_side::restore_state(m_saved)) restored.push_back(std::move(name));
         }
-        const py::list left = process_tree().attr("started_since")(m_processes);
-        if (!left.empty())
-        {
-            process_tree().attr("kill_trees")(left);
-            process_tree().attr("reap")(left);
-        }
+        const std::size_t left = python_side::stop_processes_started_since(m_processes);
         const std::string threads = settle_threads(m_threads);
         std::vector<std::string> clauses;
         if (!restored.empty())
@@ -135,10 +118,10 @@ namespace gillab
             for (std::size_t i = 0; i < restored.size(); ++i) clause << (i ? ", " : "") << restored[i];
             clauses.push_back(clause.str());
         }
-        if (!left.empty())
+        if (left > 0)
         {
-            clauses.push_back("stopped " + std::to_string(left.size()) + " child process" +
-                              (left.size() == 1 ? "" : "es") + " a job left running");
+            clauses.push_back("stopped " + std::to_string(left) + " child process" + (left == 1 ? "" : "es") +
+                              " a job left running");
         }
         if (!threads.empty()) clauses.push_back(threads);
         if (clauses.empty()) return "";

@@ -5,6 +5,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "framework/gil_trace_tool.hpp"
+#include "framework/python_side.hpp"
 #include "instruments/budget.hpp"
 #include "instruments/gil_probe.hpp"
 #include "instruments/python_probe.hpp"
@@ -76,7 +77,7 @@ namespace gillab
                       const status_callback& progress, const py::dict& in_kernel)
     {
         if (!target.is_kernel) return run_in_child(target, request, magic, progress);
-        py::module_ task = py::module_::import(("gillab.runners.task_" + request.at("task").get<std::string>()).c_str());
+        py::module_ task = python_side::task_module(request.at("task").get<std::string>());
         py::cpp_function report([progress](const std::string& status) { if (progress) progress(status); });
         py::object tools = native_tools();
         for (const auto& [name, value] : in_kernel) py::setattr(tools, name, value);

@@ -1,13 +1,9 @@
 #include "instruments/blame_places.hpp"
 
-#include <pybind11/pybind11.h>
-
 #include "instruments/code_positions.hpp"
 
 namespace gillab
 {
-    using namespace pybind11::literals;
-
     namespace
     {
         place_view special_place(place_id place)
@@ -18,32 +14,31 @@ namespace gillab
         }
     }
 
-    std::vector<place_view> describe_places(const gil_watch_record& w, const watched_cell& cell)
+    nlohmann::json places_to_describe(const gil_watch_record& w)
     {
-        py::list places;
+        nlohmann::json places = nlohmann::json::array();
         for (const frame_place& p : w.places)
         {
             const code_copy& code = w.codes.at(p.code);
             const code_position at = position_at(code.linetable, code.first_line, p.instruction).value_or(code_position{});
-            places.append(py::dict("filename"_a = code.filename, "qualname"_a = code.qualname, "line"_a = at.line,
-                                   "end_line"_a = at.end_line, "column"_a = at.column, "end_column"_a = at.end_column,
-                                   "opcode"_a = p.opcode));
+            places.push_back({{"filename", code.filename}, {"qualname", code.qualname}, {"line", at.line}, {"end_line", at.end_line}, {"column", at.column}, {"end_column", at.end_column}, {"opcode", p.opcode}});
         }
-        py::dict watched("filename"_a = cell.filename, "source"_a = cell.source,
-                         "drops_leading_blank_lines"_a = cell.drops_leading_blank_lines);
-        py::list described = py::module_::import("gillab.magics.code_places").attr("describe")(places, watched);
+        return places;
+    }
+
+    nlohmann::json watched_json(const watched_cell& cell)
+    {
+        return {{"filename", cell.filename}, {"source", cell.source}, {"drops_leading_blank_lines", cell.drops_leading_blank_lines}};
+    }
+
+    std::vector<place_view> place_views(const nlohmann::json& described)
+    {
         std::vector<place_view> views;
-        for (py::handle d : described)
+        for (const nlohmann::json& d : described)
         {
-            place_view v;
-            v.where = d["where"].cast<std::string>();
-            v.text = d["text"].cast<std::string>();
-            v.function = d["function"].cast<std::string>();
-            v.file = d["file"].cast<std::string>();
-            v.line = d["line"].cast<int>();
-            v.instruction = d["instruction"].cast<std::string>();
-            v.calls = d["calls"].is_none() ? "" : d["calls"].cast<std::string>();
-            views.push_back(std::move(v));
+            views.push_back({d.at("where").get<std::string>(), d.at("text").get<std::string>(),
+                             d.at("function").get<std::string>(), d.at("file").get<std::string>(), d.at("line").get<int>(),
+                             d.at("instruction").get<std::string>(), d.at("calls").is_null() ? "" : d.at("calls").get<std::string>()});
         }
         return views;
     }

@@ -1,12 +1,14 @@
 // The places a watch's sampler saw (holder_frames.hpp) named for people:
 // decoded to lines from the copied line tables (code_positions.hpp), then
 // described by gillab.magics.code_places ("cell line 4", "In [3] line 2", a file's
-// line, its text, the C call it is in). Shared by %%gilwatch's and
-// %%heartbeat's blame. GIL held.
+// line, its text, the C call it is in; framework/python_side's describe_places asks it).
+// Shared by %%gilwatch's and %%heartbeat's blame.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "instruments/gil_watch.hpp"
 
@@ -33,8 +35,13 @@ namespace gillab
         std::string calls;  // the C function a call instruction is in, best effort
     };
 
-    // One view per place of the watch, in place_id order.
-    std::vector<place_view> describe_places(const gil_watch_record& watch, const watched_cell& cell);
+    // What code_places.describe is asked: one {filename, qualname, line, end_line, column,
+    // end_column, opcode} per place of the watch, in place_id order; and the watched cell.
+    nlohmann::json places_to_describe(const gil_watch_record& watch);
+    nlohmann::json watched_json(const watched_cell& cell);
+
+    // Its answer, one view per place.
+    std::vector<place_view> place_views(const nlohmann::json& described);
 
     // The view of `place`, the special places (unknown_place, no_python_frame) included.
     const place_view& view_of(const std::vector<place_view>& views, place_id place);

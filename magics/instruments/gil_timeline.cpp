@@ -4,12 +4,8 @@
 #include <array>
 #include <cstdint>
 
-#include <pybind11/pybind11.h>
-
 namespace gillab
 {
-    namespace py = pybind11;
-
     namespace
     {
         // A loop iteration takes well over 0.1 us, so this never fills early.
@@ -19,13 +15,11 @@ namespace gillab
         constexpr std::int64_t pause_over_typical = 20;
         constexpr std::int64_t min_pause_ns = 2000;
         constexpr std::size_t gap_sample = 100000;  // gaps per thread for the typical one
+    }
 
-        std::vector<std::int64_t> to_vector(py::handle stamps)
-        {
-            py::buffer_info info = py::reinterpret_borrow<py::buffer>(stamps).request();
-            const auto* first = static_cast<const std::int64_t*>(info.ptr);
-            return {first, first + info.size};
-        }
+    long long timeline_capacity(double window_s)
+    {
+        return static_cast<long long>(window_s * stamps_per_second) + 1000;
     }
 
     double max_overlap_ms(const std::vector<gil_span>& a, const std::vector<gil_span>& b)
@@ -45,17 +39,13 @@ namespace gillab
         return longest;
     }
 
-    gil_ownership record_gil_ownership(double window_s)
+    gil_ownership gil_ownership_of(const gil_stamps& stamps)
     {
-        const auto capacity = static_cast<long long>(window_s * stamps_per_second) + 1000;
-        // The stamping threads are Python on purpose: they must hold the GIL to stamp.
-        py::tuple recorded = py::module_::import("gillab.magics.gil_timeline_recorder").attr("record")(window_s, capacity);
-        const auto opened = recorded[0].cast<std::int64_t>();
-        py::list per_thread = recorded[1];
+        const std::int64_t opened = stamps.opened;
         auto ms = [opened](std::int64_t t) { return (t - opened) * 1e-6; };
 
         gil_ownership ownership;
-        const std::array<std::vector<std::int64_t>, 2> own = {to_vector(per_thread[0]), to_vector(per_thread[1])};
+        const std::array<std::vector<std::int64_t>, 2>& own = stamps.own;
 
         // A thread's own stamps come a fraction of a microsecond apart while it
         // runs; interrupts pause it for a few. A pause past the threshold ends a

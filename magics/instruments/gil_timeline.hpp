@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace gillab
@@ -33,9 +34,19 @@ namespace gillab
         double max_overlap_ms = 0;  // longest time both threads' spans overlapped: 0 under a GIL
     };
 
-    // Runs both threads for `window_s` (GIL held by the caller, which waits
-    // without it; KeyboardInterrupt propagates). At most 1 s.
-    gil_ownership record_gil_ownership(double window_s);
+    // What the two stamping threads recorded (gillab.magics.gil_timeline_recorder, run through
+    // framework/python_side): the clock when the window opened and each thread's stamps, in ns.
+    struct gil_stamps
+    {
+        std::int64_t opened = 0;
+        std::array<std::vector<std::int64_t>, 2> own;
+    };
+
+    // How many stamps a thread may take in `window_s` (at most 1 s): the recorder's arrays.
+    long long timeline_capacity(double window_s);
+
+    // The turns and held spans the stamps show.
+    gil_ownership gil_ownership_of(const gil_stamps& stamps);
 
     // The longest intersection of any span of `a` with any span of `b`
     // (both in time order); 0 when none overlap.

@@ -30,6 +30,6 @@ namespace gillab
 
     // text/plain, text/html, result_mime_type, and when there is a chart
     // application/vnd.vegalite.v5+json, and image/png when its image is given
-    // (chart_to_png draws it; it needs Python, the rest does not).
+    // (framework/presentation draws it; it needs Python, the rest does not).
     MimeBundle mime_bundle(const Result& result, const ChartImage* image);
 }

@@ -1,0 +1,175 @@
+#include "framework/python_side.hpp"
+
+#include <map>
+
+#include <pybind11/stl.h>
+#include <pybind11_json/pybind11_json.hpp>
+
+#include "base/usage_error.hpp"
+
+namespace gillab::python_side
+{
+    using namespace pybind11::literals;
+
+    namespace
+    {
+        std::vector<std::int64_t> stamps_of(py::handle stamps)
+        {
+            py::buffer_info info = py::reinterpret_borrow<py::buffer>(stamps).request();
+            const auto* first = static_cast<const std::int64_t*>(info.ptr);
+            return {first, first + info.size};
+        }
+    }
+
+    py::module_ task_module(const std::string& task)
+    {
+        return py::module_::import(("gillab.runners.task_" + task).c_str());
+    }
+
+    written_cell write_cell(const std::string& magic, const std::string& source, const std::vector<std::string>& entry_points)
+    {
+        py::tuple written = py::module_::import("gillab.magics.cell_modules").attr("write")(magic, source, entry_points);
+        return {written[0].cast<std::string>(), written[1].cast<std::string>(), written[2].cast<std::vector<std::string>>()};
+    }
+
+    py::object load_cell(const std::string& folder, const std::string& name)
+    {
+        return py::module_::import("gillab.magics.cell_modules").attr("load")(folder, name);
+    }
+
+    void remove_cell(const std::string& folder, const std::string& name)
+    {
+        py::module_::import("gillab.magics.cell_modules").attr("remove")(folder, name);
+    }
+
+    py::object snapshot_state()
+    {
+        return py::module_::import("gillab.magics.kernel_state").attr("snapshot")();
+    }
+
+    std::vector<std::string> restore_state(const py::object& saved)
+    {
+        return py::module_::import("gillab.magics.kernel_state").attr("restore")(saved).cast<std::vector<std::string>>();
+    }
+
+    py::object live_processes()
+    {
+        return py::module_::import("gillab.runners.process_tree").attr("live_descendants")();
+    }
+
+    std::size_t stop_processes_started_since(const py::object& before)
+    {
+        py::module_ process_tree = py::module_::import("gillab.runners.process_tree");
+        const py::list left = process_tree.attr("started_since")(before);
+        if (left.empty()) return 0;
+        process_tree.attr("kill_trees")(left);
+        process_tree.attr("reap")(left);
+        return left.size();
+    }
+
+    nl::json usable_cores()
+    {
+        return py::module_::import("gillab.runners.cores").attr("usable_cores")();
+    }
+
+    long long core_count()
+    {
+        return usable_cores()["cores"].get<long long>();
+    }
+
+    const nl::json& published_for_magic(const std::string& magic)
+    {
+        // Read once per magic (the GIL guards the map): a result is built without asking Python again.
+        static std::map<std::string, nl::json> read;
+        auto found = read.find(magic);
+        if (found != read.end()) return found->second;
+        nl::json figures = py::module_::import("gillab.course.published").attr("for_magic")(magic).cast<nl::json>();
+        return read.emplace(magic, std::move(figures)).first->second;
+    }
+
+    nl::json preset_definitions()
+    {
+        return py::module_::import("gillab.preset_jobs").attr("definitions")().cast<nl::json>();
+    }
+
+    std::string preset_listing()
+    {
+        return py::module_::import("gillab.preset_jobs").attr("listing")().cast<std::string>();
+    }
+
+    std::string translated_manual(const std::string& english, const std::string& locale_dir)
+    {
+        return py::module_::import("gillab.magics.manuals").attr("translated")(english, locale_dir).cast<std::string>();
+    }
+
+    std::optional<drawn_png> draw_png(const nl::json& chart_model)
+    {
+        // Imported on the first chart, not with gillab: matplotlib's import is
+        // most of what the first chart costs (bench/chart_cost).
+        py::object charts;
+        try
+        {
+            charts = py::module_::import("gillab.magics.charts");
+        }
+        catch (py::error_already_set& e)
+        {
+            if (!e.matches(PyExc_ImportError)) throw;
+            return std::nullopt;
+        }
+        const py::tuple drawn = charts.attr("render_png")(py::cast(chart_model));
+        return drawn_png{drawn[0].cast<std::string>(), drawn[1].cast<int>(), drawn[2].cast<int>()};
+    }
+
+    nl::json concurrency_facts()
+    {
+        return py::module_::import("gillab.magics.concurrency_facts").attr("facts")();
+    }
+
+    std::vector<place_view> describe_places(const gil_watch_record& watch, const watched_cell& cell)
+    {
+        const py::object described = py::module_::import("gillab.magics.code_places").attr("describe")(places_to_describe(watch), watched_json(cell));
+        return place_views(described.cast<nl::json>());
+    }
+
+    py::object compile_watched_cell(const std::string& cell)
+    {
+        py::module_ runner = py::module_::import("gillab.magics.cell_runner");
+        try
+        {
+            return runner.attr("compile_cell")(cell, "gilwatch");
+        }
+        catch (py::error_already_set& error)
+        {
+            if (!error.matches(runner.attr("CellSyntaxError"))) throw;
+            throw usage_error(py::str(error.value()).cast<std::string>());
+        }
+    }
+
+    void run_watched_cell(const py::object& code, const py::dict& user_ns)
+    {
+        py::module_::import("gillab.magics.cell_runner").attr("run")(code, user_ns);
+    }
+
+    std::optional<std::string> heartbeat_cell_error(const std::string& cell)
+    {
+        try
+        {
+            py::module_::import("gillab.runners.task_heartbeat").attr("compile_cell")(cell);
+            return std::nullopt;
+        }
+        catch (py::error_already_set& error)
+        {
+            // 3.11's compile refuses a null byte with ValueError, not SyntaxError.
+            if (!error.matches(PyExc_SyntaxError) && !error.matches(PyExc_ValueError)) throw;
+            return py::str(error.value()).cast<std::string>();
+        }
+    }
+
+    gil_stamps record_timeline(double window_s)
+    {
+        // The stamping threads are Python on purpose: they must hold the GIL to stamp.
+        py::tuple recorded = py::module_::import("gillab.magics.gil_timeline_recorder").attr("record")(window_s, timeline_capacity(window_s));
+        py::list per_thread = recorded[1];
+        return {recorded[0].cast<std::int64_t>(), {stamps_of(per_thread[0]), stamps_of(per_thread[1])}};
+    }
+}

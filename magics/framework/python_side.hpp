@@ -1,0 +1,84 @@
+// Every call the magics make into the gillab package, as typed C++ functions: the one file of
+// magics/ that names the package's modules. python/gillab/seam.py lists them (CALLED_FROM_CPP),
+// and tools/include-graph fails on a package import anywhere else. The ground-floor rooms
+// (instruments/, render/) call none of these: what they need from Python is handed to them.
+// Every function needs the GIL.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <pybind11/pybind11.h>
+
+#include "instruments/blame_places.hpp"
+#include "instruments/gil_timeline.hpp"
+
+namespace gillab::python_side
+{
+    namespace py = pybind11;
+    namespace nl = nlohmann;
+
+    // gillab.runners.task_<task>: the runner a magic's measurement runs through (its
+    // measure(request, progress, tools) and CellError).
+    py::module_ task_module(const std::string& task);
+
+    // gillab.magics.cell_modules: a cell written as a module in a private folder.
+    struct written_cell
+    {
+        std::string folder;
+        std::string name;
+        std::vector<std::string> top_level_names;
+    };
+    written_cell write_cell(const std::string& magic, const std::string& source, const std::vector<std::string>& entry_points);
+    py::object load_cell(const std::string& folder, const std::string& name);
+    void remove_cell(const std::string& folder, const std::string& name);
+
+    // gillab.magics.kernel_state and gillab.runners.process_tree: the state guard's Python half.
+    py::object snapshot_state();
+    std::vector<std::string> restore_state(const py::object& saved);  // what was put back
+    py::object live_processes();
+    std::size_t stop_processes_started_since(const py::object& before);  // how many were left
+
+    // gillab.runners.cores: {cores, limited_by, why, affinity_cpus, quota_cpus, machine_cpus}.
+    nl::json usable_cores();
+    long long core_count();
+
+    // gillab.course.published: a magic's published figures, read once per magic and kernel.
+    const nl::json& published_for_magic(const std::string& magic);
+
+    // gillab.preset_jobs: %%gilbench --preset's definitions and their listing for the manual.
+    nl::json preset_definitions();
+    std::string preset_listing();
+
+    // gillab.magics.manuals: a manual's paragraphs in the kernel's language (gettext).
+    std::string translated_manual(const std::string& english, const std::string& locale_dir);
+
+    // gillab.magics.charts: a chart model drawn by matplotlib, as PNG bytes and display size;
+    // nullopt when matplotlib cannot be imported.
+    struct drawn_png
+    {
+        std::string bytes;
+        int width = 0;
+        int height = 0;
+    };
+    std::optional<drawn_png> draw_png(const nl::json& chart_model);
+
+    // gillab.magics.concurrency_facts: %gilinfo's facts about this interpreter.
+    nl::json concurrency_facts();
+
+    // gillab.magics.code_places: the watch's places named for people (instruments/blame_places.hpp).
+    std::vector<place_view> describe_places(const gil_watch_record& watch, const watched_cell& cell);
+
+    // gillab.magics.cell_runner: %%gilwatch's cell compiled with IPython's transforms (a syntax
+    // error is the student's usage_error), then run in the user's namespace.
+    py::object compile_watched_cell(const std::string& cell);
+    void run_watched_cell(const py::object& code, const py::dict& user_ns);
+
+    // gillab.runners.task_heartbeat.compile_cell: why the cell is not valid Python, or nullopt.
+    std::optional<std::string> heartbeat_cell_error(const std::string& cell);
+
+    // gillab.magics.gil_timeline_recorder: two Python threads stamping the clock (instruments/gil_timeline.hpp).
+    gil_stamps record_timeline(double window_s);
+}

@@ -1,0 +1,29 @@
+"""The modules of this package that C++ calls, by name: the other side of the seam.
+
+C++ imports them only from magics/framework/python_side.cpp and kernel/python_side.cpp (typed
+functions there); tools/include-graph fails on an import anywhere else, or of a module not listed
+here. A module named here is called from C++: rename or move it with its caller.
+`gillab.runners.task_` stands for every runner task (`task_<name>`, the request's "task")."""
+
+CALLED_FROM_CPP = (
+    # magics/framework/python_side.cpp
+    "gillab.runners.task_",
+    "gillab.runners.task_heartbeat",
+    "gillab.runners.cores",
+    "gillab.runners.process_tree",
+    "gillab.magics.cell_modules",
+    "gillab.magics.cell_runner",
+    "gillab.magics.charts",
+    "gillab.magics.code_places",
+    "gillab.magics.concurrency_facts",
+    "gillab.magics.gil_timeline_recorder",
+    "gillab.magics.kernel_state",
+    "gillab.magics.manuals",
+    "gillab.course.published",
+    "gillab.preset_jobs",
+    # kernel/python_side.cpp
+    "gillab.kernel.launch",
+    "gillab.kernel.shell",
+    "gillab.kernel.shell.streams",
+    "gillab.kernel.debugging",
+)
