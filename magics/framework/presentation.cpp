@@ -57,6 +57,9 @@ namespace gillab
         // No methods: Python hands it back to the functions below.
         py::class_<Result>(m, "Presentation", "a magic's Result, kept to draw its table and chart when shown");
         m.def("text", &render_text, "presentation"_a, "the result's table (and text chart) for people");
+        m.def(
+            "record", [](const Result& r) { return py::cast(render_json(r)); }, "presentation"_a,
+            "the result as plain data: the application/vnd.gillab.result+json payload");
         m.def("mime_bundle", &repr_mimebundle, "presentation"_a, "include"_a = py::none(), "exclude"_a = py::none(),
               "IPython's (data, metadata): text, HTML, Vega-Lite, the PNG chart and the result's record");
     }
@@ -64,7 +67,7 @@ namespace gillab
     py::dict magic_answer(Result result, const std::string& out_name)
     {
         py::dict answer;
-        answer["record"] = py::cast(render_json(result));
+        answer["magic"] = result.magic;
         answer["presentation"] = py::cast(std::move(result));
         answer["out"] = out_name.empty() ? py::object(py::none()) : py::object(py::str(out_name));
         return answer;

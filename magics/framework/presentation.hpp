@@ -1,5 +1,6 @@
-// What a magic call answers Python with: the Result as plain data (render_json's record),
-// and an opaque handle on the Result that draws its table and chart when it is shown.
+// What a magic call answers Python with: an opaque handle on the Result that gives it as plain
+// data (render_json's record, made when first asked: most calls never read it) and draws its
+// table and chart when it is shown.
 // The result objects students read are Python classes over that record (gillab.results).
 #pragma once
 
@@ -13,9 +14,9 @@ namespace gillab
 {
     namespace py = pybind11;
 
-    // Registers the handle's class and the functions that present it (`text`, `mime_bundle`).
+    // Registers the handle's class and the functions that read it (`record`, `text`, `mime_bundle`).
     void bind_presentation(py::module_& m);
 
-    // {"record": render_json(result), "presentation": the handle, "out": -o's name or None}.
+    // {"magic": its name, "presentation": the handle, "out": -o's name or None}.
     py::dict magic_answer(Result result, const std::string& out_name);
 }

@@ -36,7 +36,7 @@ def _run(name, line, cell, user_ns):
     student reads is made here, and stored under -o NAME."""
     with _outside_the_kernels_event_loop():
         answer = _gillab.run(name, line, cell, user_ns)
-    result = results.result_for(answer["record"], answer["presentation"])
+    result = results.result_for(None, answer["presentation"], answer["magic"])
     if answer["out"] is not None:
         user_ns[answer["out"]] = result
     return result

@@ -18,7 +18,8 @@ CLASSES = {"gilbench": GilbenchResult, "race": RaceResult, "switchinterval": Swi
            "heartbeat": HeartbeatResult, "gilwatch": GilwatchResult}
 
 
-def result_for(record, presentation=None):
-    """The result object of a magic's record (its `to_dict()`): the class of the magic named
-    in it. `presentation` is the native object that draws it; None for saved data."""
-    return CLASSES.get(record["magic"], Result)(record, presentation)
+def result_for(record, presentation=None, magic=None):
+    """The result object of a magic's record (its `to_dict()`), of the class of the magic named
+    in it. In the kernel the record is None and `presentation`, the native object that draws the
+    result, gives it when first read; `magic` names the class then."""
+    return CLASSES.get(magic or record["magic"], Result)(record, presentation)

@@ -15,10 +15,18 @@ class Result:
 
     def __init__(self, record, presentation=None):
         """`record`: the magic's answer as plain data (the application/vnd.gillab.result+json
-        payload, which `to_dict()` gives back); `presentation`: the native object that draws the
-        table and chart, None for a result loaded from saved data."""
-        self._record = record
+        payload, which `to_dict()` gives back), or None to read it from `presentation`, the
+        native object that draws the table and chart (None for a result loaded from saved data)."""
+        self._saved = record
         self._presentation = presentation
+
+    @property
+    def _record(self):
+        # Made on first use: most magic calls are shown, stored or dropped without a field read.
+        if self._saved is None:
+            import _gillab
+            self._saved = _gillab.record(self._presentation)
+        return self._saved
 
     @classmethod
     def from_dict(cls, record):
@@ -73,10 +81,11 @@ class Result:
 
     def __getattr__(self, name):
         # Only called when normal lookup fails: the magic's own figures, by name.
-        data = self.__dict__.get("_record", {}).get("data", {})
-        if name.startswith("_") or name not in data:
-            raise AttributeError("'%s' result has no field '%s'; its fields: %s"
-                                 % (self.__dict__.get("_record", {}).get("magic"), name, ", ".join(data)))
+        if name.startswith("_") or "_saved" not in self.__dict__:
+            raise AttributeError(name)
+        data = self._record["data"]
+        if name not in data:
+            raise AttributeError("'%s' result has no field '%s'; its fields: %s" % (self.magic, name, ", ".join(data)))
         return copy.deepcopy(data[name])
 
     def __dir__(self):
