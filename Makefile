@@ -240,3 +240,10 @@ image-test: image
 # In the suite: 3-7 minutes of build after `make deb` (which deploy-test needs anyway) and 20 s of
 # tests, the only check of what a class's hub runs. Skipped without root or buildah.
 test: image-test
+
+# The lectures handed out by an nbgitpuller link, as docs/instructors.md says (a minute).
+.PHONY: lectures-link-test
+lectures-link-test: build
+	$(RUN_ENV) $(PYTEST) tests/deploy/test_lectures_by_link.py -q -rs
+
+test: lectures-link-test
