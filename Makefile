@@ -224,3 +224,25 @@ calibrate: build
 	$(RUN_ENV) $(PYTHON) tests/calibration/calibrate.py --size full --pairs $(CALIBRATE_PAIRS)
 
 CALIBRATE_PAIRS ?= 7
+
+# --- deploy ---
+# make image: the single-user image for JupyterHub and Zero to JupyterHub (share/container), built
+# from the package with buildah on this machine's minimal Debian 12 root, tagged
+# gillab-singleuser:<version>. image-test runs it as a hub would (tests/deploy/test_image.py).
+.PHONY: image image-test
+image: deb
+	tools/build-image $(DEB_BUILD_DIR)/gillab_*_amd64.deb
+
+image-test: image
+	$(RUN_ENV) $(PYTEST) tests/deploy/test_image.py -q -rs
+
+# In the suite: 3-7 minutes of build after `make deb` (which deploy-test needs anyway) and 20 s of
+# tests, the only check of what a class's hub runs. Skipped without root or buildah.
+test: image-test
+
+# The lectures handed out by an nbgitpuller link, as docs/instructors.md says (a minute).
+.PHONY: lectures-link-test
+lectures-link-test: build
+	$(RUN_ENV) $(PYTEST) tests/deploy/test_lectures_by_link.py -q -rs
+
+test: lectures-link-test

@@ -11,6 +11,7 @@ One concern per module:
   scoring          nbgrader's scoring rules
   gradebook        grades as CSV, JSON and a text table
   feedback         per-student feedback pages
+  release_feedback the pages copied into each student's home
   grade_one        one unit of grading: a private folder and kernel per submission
   local            the executor on this machine: a pool of threads, one kernel each
   cluster          the executor on a Dask cluster's workers (--scheduler)

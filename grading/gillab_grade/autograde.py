@@ -31,17 +31,18 @@ def students_of(submissions_dir):
                   and not os.path.islink(os.path.join(submissions_dir, name)))
 
 
-def grade_batch(submissions_dir, source_dir, out_dir, options, executor, on_graded=None):
+def grade_batch(submissions_dir, source_dir, out_dir, options, executor, on_graded=None, show_hidden_tests=False):
     """Grades every student folder in submissions_dir against the notebooks of source_dir with
     executor (local.Local or cluster.Cluster) and options (grade_one.Options); writes autograded
-    notebooks, feedback pages and the gradebook (grades.csv, grades.json) under out_dir; returns
-    the NotebookGrades."""
+    notebooks, feedback pages (with the hidden tests when show_hidden_tests) and the gradebook
+    (grades.csv, grades.json) under out_dir; returns the NotebookGrades."""
     instructors = instructor_notebooks(source_dir)
     work = [(s, rel) for s in students_of(submissions_dir) for rel in instructors]
     os.makedirs(out_dir, exist_ok=True)
 
     def graded(grade, executed):
-        _write_outputs(out_dir, grade, executed)
+        page = feedback.page(grade, executed, instructors[grade.notebook], show_hidden_tests)
+        _write_outputs(out_dir, grade, executed, page)
         if on_graded is not None:
             on_graded(grade)
 
@@ -51,12 +52,12 @@ def grade_batch(submissions_dir, source_dir, out_dir, options, executor, on_grad
     return grades
 
 
-def _write_outputs(out_dir, grade, executed):
+def _write_outputs(out_dir, grade, executed, page):
     stem = os.path.splitext(grade.notebook)[0]
-    page = os.path.join(out_dir, "feedback", grade.student, stem + ".html")
-    os.makedirs(os.path.dirname(page), exist_ok=True)
-    with open(page, "w", encoding="utf-8") as out:
-        out.write(feedback.page(grade, executed))
+    path = os.path.join(out_dir, "feedback", grade.student, stem + ".html")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(page)
     if executed is not None:
         graded = os.path.join(out_dir, "autograded", grade.student, grade.notebook)
         os.makedirs(os.path.dirname(graded), exist_ok=True)

@@ -1,4 +1,5 @@
-"""gillab-grade: release, collect, autograde and check notebooks in nbgrader's format."""
+"""gillab-grade: release, collect, autograde and check notebooks in nbgrader's format, and hand the
+feedback back."""
 
 import argparse
 import os
@@ -7,7 +8,7 @@ import sys
 
 from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
-from . import autograde, check, collect, gradebook, processes, release
+from . import autograde, check, collect, gradebook, processes, release, release_feedback
 from .grade_one import Options
 from .limits import MIB, Limits
 from .local import Local
@@ -123,7 +124,15 @@ def _parser():
                    help="grade on the workers of the Dask cluster whose scheduler is ADDRESS (tcp://HOST:PORT), "
                         "each notebook in a worker's own sandbox with these limits; --jobs is then the "
                         "workers' threads (default: grade on this machine)")
+    p.add_argument("--show-hidden-tests", action="store_true",
+                   help="show hidden tests (and their tracebacks) on the feedback pages (default: left out)")
     _add_run_options(p)
+
+    p = commands.add_parser("release-feedback", help="copy each student's feedback pages into her home")
+    p.add_argument("graded_dir", help="autograde's --out folder (its feedback/<student>/ pages)")
+    p.add_argument("homes_dir", help="folder with one home folder per student (e.g. /home)")
+    p.add_argument("--path-in-home", default="feedback",
+                   help="folder inside each home the pages go to, made when missing (default: feedback)")
 
     p = commands.add_parser("check", help="validate and execute instructor notebooks both ways")
     p.add_argument("notebook_dir")
@@ -172,6 +181,21 @@ def _run_collect(args):
     return 0
 
 
+def _run_release_feedback(args):
+    _require_dir(os.path.join(args.graded_dir, "feedback"), "feedback")
+    _require_dir(args.homes_dir, "homes")
+    report = release_feedback.release_feedback(args.graded_dir, args.homes_dir, args.path_in_home)
+    for student in report.no_home:
+        print(f"gillab-grade: no home for {student} in {args.homes_dir}: her feedback stays in "
+              f"{os.path.join(args.graded_dir, 'feedback', student)}", file=sys.stderr)
+    for student, why in report.refused:
+        print(f"gillab-grade: refused {student}: {why}", file=sys.stderr)
+    students = len({student for student, _ in report.returned})
+    print(f"returned {len(report.returned)} feedback page(s) to {students} student(s); "
+          f"{len(report.no_home)} without a home; {len(report.refused)} refused")
+    return 1 if report.refused or report.no_home else 0
+
+
 def _run_autograde(args):
     _require_dir(args.submissions_dir, "submissions")
     _require_dir(args.source, "source")
@@ -184,7 +208,7 @@ def _run_autograde(args):
 
     with _executor(args) as executor:
         grades = autograde.grade_batch(args.submissions_dir, args.source, args.out, _options(args, executor),
-                                       executor, progress)
+                                       executor, progress, args.show_hidden_tests)
     print(gradebook.text_table(grades))
     print(f"\ngrades: {os.path.join(args.out, 'grades.csv')}, {os.path.join(args.out, 'grades.json')}; "
           f"feedback: {os.path.join(args.out, 'feedback')}")
@@ -210,8 +234,8 @@ def _terminate(signum, frame):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    run = {"release": _run_release, "collect": _run_collect,
-           "autograde": _run_autograde, "check": _run_check}[args.command]
+    run = {"release": _run_release, "collect": _run_collect, "autograde": _run_autograde,
+           "release-feedback": _run_release_feedback, "check": _run_check}[args.command]
     if args.command in ("autograde", "check"):
         # Orphans of graded notebooks come back to us, and are killed at the end.
         processes.become_subreaper()

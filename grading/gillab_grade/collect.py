@@ -32,6 +32,8 @@ def collect(homes_dir, submissions_dir, source_dir, path_in_home=""):
         home = os.path.join(homes_dir, student)
         if student.startswith(".") or os.path.islink(home) or not os.path.isdir(home):
             continue
+        # Her folder even when nothing is taken: the gradebook then lists her, with a zero and why.
+        os.makedirs(os.path.join(submissions_dir, student), exist_ok=True)
         for rel in notebooks:
             candidate = os.path.join(home, path_in_home, rel)
             if not os.path.lexists(candidate):

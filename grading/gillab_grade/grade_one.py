@@ -97,7 +97,7 @@ def gradable(student, notebook, student_dir, instructor):
     submission_path = os.path.join(student_dir, notebook)
     if not os.path.lexists(submission_path):
         return gradebook.NotebookGrade(student, notebook, _unsubmitted_scores(instructor), "missing",
-                                       ["no submission"]), None
+                                       [f"no submission: nothing at {student}/{notebook}"]), None
     try:
         return None, restore.gradable_version(_read_submission(submission_path), instructor, notebook)
     except Exception as error:  # not JSON, not a notebook, not a file: the student's problem, reported

@@ -16,7 +16,7 @@ class NotebookGrade:
     student: str
     notebook: str
     cells: list                 # scoring.CellScore
-    status: str = "graded"      # graded | missing | failed
+    status: str = "graded"      # graded | missing | unreadable | failed
     notes: list = field(default_factory=list)
     seconds: float = 0.0
     sandbox: str = ""           # where it ran: bubblewrap | off ("" when it did not run)
@@ -50,12 +50,13 @@ def write_json(grades, path):
 
 
 def text_table(grades):
-    header = ("student", "notebook", "score", "max", "manual", "status", "sandbox")
+    header = ("student", "notebook", "score", "max", "manual", "status", "sandbox", "why")
     rows = [header]
     for grade in grades:
         r = grade.row()
+        why = grade.notes[0] if grade.status != "graded" and grade.notes else ""
         rows.append((r["student"], r["notebook"], f"{r['score']:g}", f"{r['max_score']:g}",
-                     f"{r['manual_pending']:g}" if r["manual_max"] else "-", r["status"], r["sandbox"]))
+                     f"{r['manual_pending']:g}" if r["manual_max"] else "-", r["status"], r["sandbox"], why))
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     numeric = {2, 3, 4}
     lines = []

@@ -22,7 +22,7 @@ import nbformat
 import pytest
 
 import browsers
-from loopback import (JUPYTER_DIR, REPO, KernelChannels, ServerProcess, api_request, free_port, jupyter_env, remove,
+from loopback import (JUPYTER_DIR, REPO, KernelChannels, ServerProcess, api_request, hub_config, jupyter_env, remove,
                       temp_base)
 from result_bundle import RESULT_MIME
 
@@ -32,18 +32,6 @@ LECTURE = "01-what-the-gil-is.ipynb"
 GRADE = os.path.join(REPO, "build", "prefix", "bin", "gillab-grade")
 SOLUTION = re.compile(r"^[ \t]*### (BEGIN|END) SOLUTION[ \t]*\n", re.MULTILINE)
 HUB_CONFIG = """
-c = get_config()  # noqa
-c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
-c.JupyterHub.hub_ip = "127.0.0.1"
-c.JupyterHub.hub_port = {hub_port}
-c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
-c.ConfigurableHTTPProxy.pid_file = "{base}/proxy.pid"
-c.JupyterHub.db_url = "sqlite:///{base}/jupyterhub.sqlite"
-c.JupyterHub.cookie_secret_file = "{base}/cookie_secret"
-c.JupyterHub.authenticator_class = "jupyterhub.auth.DummyAuthenticator"
-c.DummyAuthenticator.password = "{password}"
-c.Authenticator.allowed_users = {students!r}
-c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
 c.SimpleLocalProcessSpawner.home_dir_template = "{base}/home/{{username}}"
 c.Spawner.cmd = ["/usr/bin/jupyterhub-singleuser"]
 # gillab's Lab as the students' UI (docs/instructors.md)
@@ -124,14 +112,12 @@ def hub():
         del env["JUPYTER_PATH"]
         subprocess.run(["/usr/bin/jupyter", "kernelspec", "install", os.path.join(JUPYTER_DIR, "kernels", "gillab"),
                         "--prefix", hub_prefix], env=env, check=True, capture_output=True)
-        port = free_port()
+        url, common = hub_config(base, PASSWORD, STUDENTS)
         config = os.path.join(base, "jupyterhub_config.py")
         with open(config, "w") as f:
-            f.write(HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), base=base,
-                                      password=PASSWORD, students=set(STUDENTS), hub_prefix=hub_prefix,
-                                      lab=os.path.join(REPO, "lab")))
+            f.write(common + HUB_CONFIG.format(base=base, hub_prefix=hub_prefix, lab=os.path.join(REPO, "lab")))
         process = ServerProcess("jupyterhub", ["/usr/bin/jupyterhub", "-f", config], env, cwd=base)
-        hub = Hub(f"http://127.0.0.1:{port}/", base)
+        hub = Hub(url, base)
         process.wait_for_http(f"{hub.url}hub/api", timeout=60)
         yield hub
         for name in STUDENTS:  # stop the servers the hub's way first

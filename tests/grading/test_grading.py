@@ -283,7 +283,8 @@ def test_gradebook_is_written_as_csv_json_and_a_text_table(batch):
     assert set(rows) == set(submissions.EXPECTED) | set(submissions.EXPECTED_HOSTILE)
     assert float(rows["wrong"]["score"]) == 2.5 and rows["missing"]["status"] == "missing"
     table = batch["result"].stdout
-    assert table.splitlines()[0].split() == ["student", "notebook", "score", "max", "manual", "status", "sandbox"]
+    header = ["student", "notebook", "score", "max", "manual", "status", "sandbox", "why"]
+    assert table.splitlines()[0].split() == header
     assert any(line.split()[:3] == ["wrong", "ps1.ipynb", "2.5"] for line in table.splitlines())
     cells = {c["grade_id"]: c for c in batch["grades"]["wrong"]["cells"]}
     assert cells["test_partial"]["score"] == 1.5 and cells["test_partial"]["reason"] == "partial credit 1.5"
@@ -555,7 +556,8 @@ def test_collect_takes_regular_files_from_homes_and_refuses_symlinks(workspace, 
     result = run_command("collect", homes, subs, "--source", SOURCE, "--path-in-home", "course", tmpdir=workspace)
     assert result.returncode == 0, result.stderr
     assert "collected 2 notebook(s); 0 missing; 2 refused" in result.stdout
-    assert sorted(os.listdir(subs)) == ["ann", "bob"]
+    assert sorted(os.listdir(subs)) == ["ann", "bob", "eve", "zed"]  # a folder each: the gradebook lists them
+    assert sorted(os.listdir(os.path.join(subs, "ann"))) == ["ps1.ipynb"] and os.listdir(os.path.join(subs, "eve")) == []
     assert "refused eve/ps1.ipynb" in result.stderr and "refused zed/ps1.ipynb" in result.stderr
 
 

@@ -55,6 +55,31 @@ def jupyter_env(base, **extra):
     }
 
 
+_HUB_CONFIG = """
+c = get_config()  # noqa
+c.JupyterHub.bind_url = "http://127.0.0.1:{port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
+c.ConfigurableHTTPProxy.pid_file = "{base}/proxy.pid"
+c.JupyterHub.db_url = "sqlite:///{base}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = "{base}/cookie_secret"
+c.JupyterHub.authenticator_class = "jupyterhub.auth.DummyAuthenticator"
+c.DummyAuthenticator.password = {password!r}
+c.Authenticator.allowed_users = {users!r}
+c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
+"""
+
+
+def hub_config(base, password, users):
+    """(the hub's URL, the start of its jupyterhub_config.py): a JupyterHub on free loopback ports,
+    its files in base, users logging in with one password, servers spawned as local processes."""
+    port = free_port()
+    text = _HUB_CONFIG.format(port=port, hub_port=free_port(), proxy_api_port=free_port(), base=base,
+                              password=password, users=set(users))
+    return f"http://127.0.0.1:{port}/", text
+
+
 def temp_base(prefix):
     return tempfile.mkdtemp(prefix=prefix)
 
