@@ -91,7 +91,8 @@ lint:
 	$(PYTHON) tools/lint
 
 # CI: provisioning first (the only root step), then check and everything check leaves out.
-test: provision check kernel-test calibration-test client-test grading-test deploy-test fuzz-test soak-test
+test: provision check kernel-test calibration-test client-test grading-test deploy-test image-test lectures-link-test \
+	fuzz-test soak-test
 
 $(SERVICES_INSTALLED): tests/clients/services/package.json tests/clients/services/package-lock.json
 	cd tests/clients/services && npm ci --no-audit --no-fund && touch node_modules/.installed || \
@@ -236,13 +237,10 @@ image: deb
 image-test: image
 	$(RUN_ENV) $(PYTEST) tests/deploy/test_image.py -q -rs
 
-# In the suite: 3-7 minutes of build after `make deb` (which deploy-test needs anyway) and 20 s of
+# In `make test`: 3-7 minutes of build after `make deb` (which deploy-test needs anyway) and 20 s of
 # tests, the only check of what a class's hub runs. Skipped without root or buildah.
-test: image-test
 
 # The lectures handed out by an nbgitpuller link, as docs/instructors.md says (a minute).
 .PHONY: lectures-link-test
 lectures-link-test: build
 	$(RUN_ENV) $(PYTEST) tests/deploy/test_lectures_by_link.py -q -rs
-
-test: lectures-link-test
