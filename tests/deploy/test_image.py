@@ -25,7 +25,6 @@ import yaml
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 from debian_root import STUDENT_GID, STUDENT_UID, student_command  # noqa: E402
 from loopback import ServerProcess, api_request, free_port, hub_config, jupyter_env, remove, temp_base  # noqa: E402
 from test_deb import GILBENCH_CELL, the_deb, control_field  # noqa: E402

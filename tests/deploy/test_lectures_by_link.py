@@ -13,7 +13,6 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 import doc_recipes  # noqa: E402
 import git_lectures  # noqa: E402
 from loopback import JupyterServer, clean_path  # noqa: E402
