@@ -10,6 +10,7 @@
 #include "framework/runner.hpp"
 #include "framework/progress.hpp"
 #include "framework/presentation.hpp"
+#include "framework/python_side.hpp"
 #include "framework/registry.hpp"
 #include "workers/sid_root.hpp"
 
@@ -38,6 +39,7 @@ namespace gillab
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
         gillab::bind_gil_trace_tool(m);
+        gillab::set_kernel_describer(&python_side::describe_kernel_interpreter);
         gillab::bind_progress(m);
 
         // A bad argument is the student's typo, not a bug: IPython shows a

@@ -120,6 +120,11 @@ namespace gillab::python_side
         return drawn_png{drawn[0].cast<std::string>(), drawn[1].cast<int>(), drawn[2].cast<int>()};
     }
 
+    nl::json describe_kernel_interpreter()
+    {
+        return py::module_::import("gillab.runners.interpreter").attr("describe")();
+    }
+
     nl::json concurrency_facts()
     {
         return py::module_::import("gillab.magics.concurrency_facts").attr("facts")();

@@ -81,4 +81,7 @@ namespace gillab::python_side
 
     // gillab.magics.gil_timeline_recorder: two Python threads stamping the clock (instruments/gil_timeline.hpp).
     gil_stamps record_timeline(double window_s);
+
+    // gillab.runners.interpreter: the kernel's own interpreter, as a probe describes a child's.
+    nl::json describe_kernel_interpreter();
 }

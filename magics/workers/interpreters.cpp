@@ -315,9 +315,24 @@ namespace gillab
                                                              "alike compare versions (%gilinfo --interpreters shows how each was built).");
     }
 
+    namespace
+    {
+        std::function<nl::json()>& kernel_describer()
+        {
+            static std::function<nl::json()> describe;
+            return describe;
+        }
+    }
+
+    void set_kernel_describer(std::function<nl::json()> describe)
+    {
+        kernel_describer() = std::move(describe);
+    }
+
     interpreter_info kernel_interpreter_info()
     {
-        nl::json raw = py::module_::import("gillab.runners.interpreter").attr("describe")();
+        if (!kernel_describer()) throw std::logic_error("the kernel's interpreter is described only once the _gillab module is bound");
+        nl::json raw = kernel_describer()();
         const std::string executable = raw["executable"];
         return described(executable, std::move(raw));
     }

@@ -81,8 +81,11 @@ namespace gillab
     // differ, that a speed difference between them is partly the build's.
     void add_interpreter_notes(std::vector<std::string>& notes, const std::vector<measurement_target>& targets);
 
-    // What the kernel's own interpreter is, described as a probe describes a child.
+    // What the kernel's own interpreter is, described as a probe describes a child. The
+    // description comes from runners/interpreter.py in the kernel, through the function the
+    // framework hands in once (set_kernel_describer): workers/ calls no Python module itself.
     interpreter_info kernel_interpreter_info();
+    void set_kernel_describer(std::function<nl::json()> describe);
 
     using probe_env = std::map<std::string, std::string>;
 

@@ -10,6 +10,7 @@ CALLED_FROM_CPP = (
     "gillab.runners.task_",
     "gillab.runners.task_heartbeat",
     "gillab.runners.cores",
+    "gillab.runners.interpreter",
     "gillab.runners.process_tree",
     "gillab.magics.cell_modules",
     "gillab.magics.cell_runner",
