@@ -33,9 +33,16 @@ def _outside_the_kernels_event_loop():
 
 def _run(name, line, cell, user_ns):
     """C++ parses the line, measures and answers with plain data; the result object the
-    student reads is made here, and stored under -o NAME."""
+    student reads is made here, and stored under -o NAME. A job that raised is shown by its
+    message, which holds the job's own traceback, without the magic's frames above it."""
+    __tracebackhide__ = True  # IPython leaves this frame out of the traceback it shows
     with _outside_the_kernels_event_loop():
-        answer = _gillab.run(name, line, cell, user_ns)
+        try:
+            answer = _gillab.run(name, line, cell, user_ns)
+        except Exception as error:
+            if not getattr(error, "one_line", False):
+                raise
+            raise error.with_traceback(None) from None
     result = results.result_for(None, answer["presentation"], answer["magic"])
     if answer["out"] is not None:
         user_ns[answer["out"]] = result
@@ -45,9 +52,11 @@ def _run(name, line, cell, user_ns):
 def _native_magic(name, kind):
     if kind == "line":
         def magic(self, line):
+            __tracebackhide__ = True
             return _run(name, line, None, self.shell.user_ns)
     else:
         def magic(self, line, cell=None):
+            __tracebackhide__ = True
             return _run(name, line, cell, self.shell.user_ns)
     magic.__name__ = name
     magic.__doc__ = _gillab.help(name)

@@ -3,6 +3,7 @@ wide margins: 2 noisy cores), result checks, failure paths, clean state."""
 
 import glob
 import os
+import re
 import tempfile
 import time
 
@@ -155,6 +156,15 @@ def test_a_job_that_raises_shows_its_traceback_mode_and_workers(kernel):
     assert "Traceback" in evalue and "ValueError: bad job" in evalue
     result = gilbench(kernel, "--modes processes --workers 2 --jobs 4 --repeats 1", body)
     assert "ValueError" in result.reply["content"]["evalue"] and "mode processes" in result.reply["content"]["evalue"]
+
+
+def test_a_job_that_raises_shows_her_line_and_none_of_the_runners_frames(kernel):
+    body = "def job(i):\n    return 1 / 0\n"
+    result = gilbench(kernel, "--modes sequential,threads --workers 2 --jobs 2 --repeats 1", body)
+    assert result.status == "error"
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(result.reply["content"]["traceback"]))
+    assert "return 1 / 0" in shown and "ZeroDivisionError" in shown
+    assert "task_gilbench.py" not in shown, shown
 
 
 def test_a_dying_worker_process_is_reported(kernel):

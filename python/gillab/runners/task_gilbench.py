@@ -112,9 +112,18 @@ def _job_error(mode, workers, index, error):
                     % (where, type(error).__name__, mode, _count(workers, "worker"), error), error)
 
 
+def _students_frames(tb):
+    """The traceback from the first frame outside this folder on: the job's own code first, not
+    the loop that called it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    while tb is not None and os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) == here:
+        tb = tb.tb_next
+    return tb
+
+
 def _job_failure(mode, workers, index, error):
-    """The JobError for a job that raised, its traceback under the one-line message."""
-    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    """The JobError for a job that raised, the job's own traceback under the one-line message."""
+    text = "".join(traceback.format_exception(type(error), error, _students_frames(error.__traceback__)))
     return JobError("%s\n%s" % (_job_error(mode, workers, index, error), text), error)
 
 
