@@ -18,6 +18,16 @@ namespace gillab
             return {start + t_us * us, 0, kind, outcome};
         }
 
+        // A trace of two threads, A (ident 1) and B (ident 2), from their events.
+        gil_trace two_threads(std::vector<gil_event> a, std::vector<gil_event> b)
+        {
+            gil_trace trace;
+            trace.started_ns = start;
+            trace.threads.push_back({1, 11, std::move(a)});
+            trace.threads.push_back({2, 22, std::move(b)});
+            return trace;
+        }
+
         // A holds the GIL when the trace starts; B asks at 100 us, its wait runs
         // out at 5100 us and sets the request, A drops at 5300 us, B wakes at
         // 5350 us and holds the GIL at 5360 us.
@@ -50,11 +60,7 @@ namespace gillab
 
     TEST(GilHandovers, AHolderThatDropsUnaskedHandsOverVoluntarily)
     {
-        gil_trace trace;
-        trace.started_ns = start;
-        trace.threads.push_back({1, 11, {at(900, gil_event_kind::locking), at(1000, gil_event_kind::dropped)}});
-        trace.threads.push_back({2, 22, {at(100, gil_event_kind::locking), at(1040, gil_event_kind::wait_ended), at(1050, gil_event_kind::took)}});
-        const gil_handovers read = read_handovers(trace);
+        const gil_handovers read = read_handovers(two_threads({at(900, gil_event_kind::locking), at(1000, gil_event_kind::dropped)}, {at(100, gil_event_kind::locking), at(1040, gil_event_kind::wait_ended), at(1050, gil_event_kind::took)}));
         ASSERT_EQ(read.handovers.size(), 1u);
         EXPECT_FALSE(read.handovers[0].forced);
         EXPECT_EQ(read.handovers[0].parts.interval_ns, 0u);
@@ -76,11 +82,7 @@ namespace gillab
 
     TEST(GilHandovers, ATakeThatFoundTheGilFreeIsAllTakePart)
     {
-        gil_trace trace;
-        trace.started_ns = start;
-        trace.threads.push_back({1, 11, {at(10, gil_event_kind::locking), at(11, gil_event_kind::dropped)}});
-        trace.threads.push_back({2, 22, {at(30, gil_event_kind::locking), at(31, gil_event_kind::took)}});
-        const gil_handovers read = read_handovers(trace);
+        const gil_handovers read = read_handovers(two_threads({at(10, gil_event_kind::locking), at(11, gil_event_kind::dropped)}, {at(30, gil_event_kind::locking), at(31, gil_event_kind::took)}));
         ASSERT_EQ(read.handovers.size(), 1u);
         EXPECT_EQ(read.handovers[0].parts.take_ns, 1 * us);
         EXPECT_EQ(read.handovers[0].parts.total_ns(), 1 * us);
@@ -89,11 +91,7 @@ namespace gillab
 
     TEST(GilHandovers, AThreadWaitingBeforeTheTraceStartedIsCountedFromTheStart)
     {
-        gil_trace trace;
-        trace.started_ns = start;
-        trace.threads.push_back({1, 11, {at(40, gil_event_kind::locking), at(50, gil_event_kind::dropped)}});
-        trace.threads.push_back({2, 22, {at(60, gil_event_kind::wait_ended), at(70, gil_event_kind::took)}});
-        const gil_handovers read = read_handovers(trace);
+        const gil_handovers read = read_handovers(two_threads({at(40, gil_event_kind::locking), at(50, gil_event_kind::dropped)}, {at(60, gil_event_kind::wait_ended), at(70, gil_event_kind::took)}));
         ASSERT_EQ(read.handovers.size(), 1u);
         EXPECT_EQ(read.handovers[0].asked_ns, 0u);
         EXPECT_EQ(read.handovers[0].parts.total_ns(), 70 * us);
