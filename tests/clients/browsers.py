@@ -80,12 +80,15 @@ def drive(server, notebook, timeout=240, script=DRIVER, **options):
     or "classic"); returns its JSON report."""
     job = {"ui": server.kind, "url": server.url, "token": server.token, "path": notebook,
            "kernel": kernel_display_name(), **options}
-    return run_driver(script, job, server.env, server.base, server.root, timeout, notebook)
+    return run_driver(script, job, server.env, server.base, server.root, timeout, notebook,
+                      server_log=server.process.log_tail)
 
 
-def run_driver(script, job, env, base, cwd, timeout, what):
+def run_driver(script, job, env, base, cwd, timeout, what, server_log=None):
     """Runs a driver script on its job (chromium, playwright and a screenshots folder filled in)
-    with Chromium's profile, crash reports and caches under `base`; returns its JSON report."""
+    with Chromium's profile, crash reports and caches under `base`; returns its JSON report.
+    On failure the message ends with the server's log (server_log(): its tail), which says why a
+    kernel died or restarted."""
     os.makedirs(SCREENSHOTS, exist_ok=True)
     job = {"chromium": CHROMIUM, "playwright": PLAYWRIGHT, "screenshots": SCREENSHOTS,
            "timeoutMs": timeout * 1000, **job}
@@ -102,7 +105,9 @@ def run_driver(script, job, env, base, cwd, timeout, what):
         pytest.fail(f"the browser driver hung on {what}; stderr:\n{err[-3000:]}")
     finally:
         signal_group(process.pid, signal.SIGKILL)
-    assert process.returncode == 0, f"browser driver failed on {what}:\n{err[-4000:]}"
+    if process.returncode != 0:
+        log = f"\nserver log:\n{server_log()}" if server_log else ""
+        pytest.fail(f"browser driver failed on {what}:\n{err[-4000:]}{log}")
     return json.loads(out.strip().splitlines()[-1])
 
 

@@ -87,7 +87,8 @@ def test_in_the_browser_she_opens_her_copy_and_resets_it(lab):
     name, marker = LECTURES[0], "# my own note 4711"
     job = {"url": lab.url, "token": lab.token, "folder": "lectures", "lecture": name, "marker": marker,
            "kernel": browsers.kernel_display_name()}
-    report = browsers.run_driver(DRIVER, job, lab.env, lab.base, lab.root, 240, "lab_lectures.js")
+    report = browsers.run_driver(DRIVER, job, lab.env, lab.base, lab.root, 240, "lab_lectures.js",
+                                 server_log=lab.process.log_tail)
     assert "lectures" in report["rootListing"]
     assert name in report["lecturesListing"]
     released = nbformat.read(os.path.join(RELEASED, name), as_version=4)
