@@ -7,7 +7,8 @@ import json
 import subprocess
 import textwrap
 
-# Where 3.10+ checks for a GIL drop request inside a loop: calls and the backward jump.
+# Where this kernel's 3.11 checks for a GIL drop request inside a loop: a call (the callee's RESUME, or a C
+# call's return) and the backward jump. (3.10 named its back edge JUMP_ABSOLUTE; 3.9 checked almost everywhere.)
 HAND_OVER = {"CALL", "CALL_FUNCTION", "JUMP_BACKWARD"}
 SKIP = {"CACHE", "PRECALL", "PUSH_NULL", "RESUME", "NOP"}
 
@@ -27,7 +28,7 @@ def _mark(ins, name):
     if ins.argval == name and ins.opname.startswith("STORE"):
         return "write"
     if ins.opname in HAND_OVER:
-        return "hand-over point (3.10+)"
+        return "hand-over point (3.11)"
     return ""
 
 

@@ -1,16 +1,15 @@
-"""Lecture 6's line-up of interpreters a student can install today: Debian 12's 3.11 (this
-kernel's), the project's 3.13 and 3.13t, Debian unstable's 3.14 and 3.15 (run in their own root
-under bubblewrap), all as `%gilinfo --interpreters -o NAME` found them; and what each changes,
-measured in children of each: the start method a pool gets, whether the GIL comes back for an
-extension, and 3.15's sampling profiler beside `%%gilwatch`."""
+"""The line-up of interpreters a student can install today (lectures 3 and 6): Debian 12's 3.11
+(this kernel's), the project's 3.13 and 3.13t, Debian unstable's 3.14 and 3.15 (run in their own
+root under bubblewrap), all as `%gilinfo --interpreters -o NAME` found them; and what each changes,
+measured in children of each: the start method a pool gets, one loop's time beside those built
+alike, and whether the GIL comes back for an extension."""
 
 import os
 import pathlib
 import subprocess
 import tempfile
-import time
 
-from .children import command, run_file
+from .children import run_file
 from .tables import table
 
 # (name, where the course takes it from: %gilinfo's "origin", None for the kernel itself, the make target that brings it)
@@ -184,39 +183,3 @@ def warning_text(run):
     """The RuntimeWarning a free-threaded build prints when an import turns the GIL on, if any."""
     lines = [line.strip() for line in run.stderr.splitlines() if "GIL" in line]
     return " ".join(lines) or None
-
-
-# Two threads computing, the same as the %%gilwatch cell beside it watches.
-WORKLOAD = """
-import threading
-
-def count(n):
-    total = 0
-    for k in range(n):
-        total += k
-    return total
-
-threads = [threading.Thread(target=count, args=({n},)) for _ in range(2)]
-for t in threads:
-    t.start()
-for t in threads:
-    t.join()
-"""
-
-
-def sampled(python, n, mode="gil"):
-    """Runs WORKLOAD(n) under `python`, plainly and under `-m profiling.sampling run --mode MODE -a`
-    (3.15's sampling profiler), in a folder of its own: {"plain_s", "profiled_s", "report"}, or
-    {"error": line}."""
-    with tempfile.TemporaryDirectory(prefix="gillab-sampling-") as folder:
-        pathlib.Path(folder, "workload.py").write_text(WORKLOAD.format(n=n))
-        argv = command(python, folder)
-        found = {}
-        for key, extra in (("plain_s", []), ("profiled_s", ["-m", "profiling.sampling", "run", "--mode", mode, "-a"])):
-            started = time.perf_counter()
-            done = subprocess.run([*argv, *extra, "workload.py"], capture_output=True, text=True, cwd=folder, timeout=120)
-            found[key] = time.perf_counter() - started
-            if done.returncode != 0:
-                return {"error": (done.stderr.strip().splitlines() or ["exit %d" % done.returncode])[-1]}
-            found["report"] = done.stdout
-        return found

@@ -17,7 +17,7 @@ def test_loop_body_marks_the_read_the_write_and_the_hand_over_points():
             counter += 1
 
     marks = [mark for _op, _arg, mark in loop_body(add)]
-    assert marks.index("read") < marks.index("write") < marks.index("hand-over point (3.10+)")
+    assert marks.index("read") < marks.index("write") < marks.index("hand-over point (3.11)")
 
 
 @pytest.mark.skipif(not PYENV_39, reason="no CPython 3.9 on this machine")

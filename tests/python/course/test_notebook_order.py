@@ -18,14 +18,10 @@ import re
 import pytest
 
 from gillab.course import published
+from gillab.course.figure_reads import ANY, magic_figures, python_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 NOTEBOOKS = sorted(glob.glob(os.path.join(REPO, "notebooks", "*.ipynb")))
-
-# What each measuring magic prints beside its own run (see published.for_magic and the magics' notes).
-PRESET_FIGURES = {"cpu": {"cpu_pools"}, "io": {"io_waits"}, "sleep": {"sleeps", "thread_scaling_io"},
-                  "zlib": {"zlib"}, "startup": {"pool_startup"}}
-ANY = "*"
 
 
 def cells(path):
@@ -36,44 +32,6 @@ def cells(path):
 
 def is_prediction(metadata):
     return "prediction" in metadata.get("tags", [])
-
-
-def magic_figures(source):
-    """The figures a cell's magic prints in full: {key}."""
-    first = source.lstrip().split("\n", 1)[0]
-    words = first.split()
-    if not words or not words[0].startswith("%"):
-        return set()
-    name = words[0].lstrip("%")
-
-    def option(long, short):
-        for flag in (f"--{long}", f"-{short}"):
-            if flag in words[:-1]:
-                return words[words.index(flag) + 1]
-        return None
-
-    if name == "gilbench":
-        return PRESET_FIGURES.get(option("preset", "x"), set())
-    if name in ("race", "heartbeat"):
-        return set() if "--no-published" in words else {name}
-    if name == "switchinterval":
-        shown = {"latency_dial": "sleep", "yield_probe": "yield"}
-        probe = option("probe", "p") or "sleep"
-        found = {key for key, wanted in shown.items() if wanted == probe}
-        if option("load", "l") == "bigint":
-            found.add("long_c_op")
-        if "--timeline" in words or "-t" in words:
-            found.add("ownership")
-        return found
-    return set()
-
-
-def python_of(source):
-    """A code cell as Python: a cell magic's first line and line magics dropped."""
-    lines = source.split("\n")
-    if lines and lines[0].lstrip().startswith("%%"):
-        lines = lines[1:]
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
 
 
 class FigureReads(ast.NodeVisitor):
