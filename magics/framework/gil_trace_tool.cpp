@@ -23,9 +23,11 @@ namespace
         py::list rows;
         for (const auto& t : read.threads)
         {
+            py::list spans;
+            for (const gillab::gil_turn& turn : t.spans) spans.append(py::make_tuple(seconds(turn.start_ns), seconds(turn.end_ns)));
             rows.append(py::dict("ident"_a = t.ident, "native_id"_a = t.native_id, "turns"_a = t.turns,
                                  "held_s"_a = seconds(t.held_ns), "waited_s"_a = seconds(t.waited_ns),
-                                 "requests"_a = t.requests));
+                                 "requests"_a = t.requests, "spans"_a = spans));
         }
         return rows;
     }

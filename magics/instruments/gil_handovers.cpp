@@ -58,12 +58,15 @@ namespace
             : m_trace(trace)
             , m_states(trace.threads.size())
         {
-            for (const gil_thread_log& log : trace.threads) m_out.threads.push_back({log.ident, log.native_id, 0, 0, 0, 0});
+            for (const gil_thread_log& log : trace.threads) m_out.threads.push_back({log.ident, log.native_id, 0, 0, 0, 0, {}});
         }
 
         gil_handovers read()
         {
             for (const stamped& s : merged(m_trace)) step(s);
+            // The turn under way when the trace stopped ends there.
+            for (size_t t = 0; t < m_states.size(); ++t)
+                if (m_states[t].holds && m_trace.stopped_ns > m_states[t].took_ns) held(static_cast<int>(t), m_states[t].took_ns, m_trace.stopped_ns);
             return std::move(m_out);
         }
 
@@ -126,10 +129,21 @@ namespace
         void dropped(take_state& state, const stamped& s)
         {
             // The thread that started the trace held the GIL without a take the trace saw.
-            if (m_holder < 0) m_holder = s.thread;
-            if (state.holds) m_out.threads[s.thread].held_ns += s.ns - state.took_ns;
+            if (m_holder < 0)
+            {
+                m_holder = s.thread;
+                if (!state.holds) held(s.thread, m_trace.started_ns, s.ns);
+            }
+            if (state.holds) held(s.thread, state.took_ns, s.ns);
             state.holds = false;
             m_drop = {s.ns, s.thread};
+        }
+
+        void held(int thread, uint64_t from_ns, uint64_t to_ns)
+        {
+            gil_thread_turns& turns = m_out.threads[thread];
+            turns.held_ns += to_ns - from_ns;
+            turns.spans.push_back({from_ns - m_trace.started_ns, to_ns - m_trace.started_ns});
         }
 
         const gil_trace& m_trace;

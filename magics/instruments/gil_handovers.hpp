@@ -31,14 +31,21 @@ namespace gillab
         gil_wait_parts parts;  // a take that found the GIL free: all of it is the take part
     };
 
+    // A stretch of holding the GIL, since the trace started.
+    struct gil_turn
+    {
+        uint64_t start_ns = 0, end_ns = 0;
+    };
+
     struct gil_thread_turns
     {
         unsigned long ident = 0;
         long native_id = 0;
         int turns = 0;  // times it took the GIL
-        uint64_t held_ns = 0;  // time between its takes and its drops
+        uint64_t held_ns = 0;  // time between its takes and its drops (the trace's start and stop bound a turn under way)
         uint64_t waited_ns = 0;  // time between asking and taking
         int requests = 0;  // drop requests it set
+        std::vector<gil_turn> spans;  // each turn in time order, the ones under way at the start and stop included
     };
 
     struct gil_handovers

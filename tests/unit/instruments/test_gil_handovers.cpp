@@ -1,7 +1,8 @@
 // How a trace of GIL events reads as hand-overs: a waiter that set the drop
 // request makes a forced hand-over whose four parts add up to its wait; a
 // holder that drops unasked makes a voluntary one; a thread taking back the
-// GIL it dropped is no hand-over at all.
+// GIL it dropped is no hand-over at all; each turn is a span, bounded by the
+// trace's start and stop when under way then.
 #include <gtest/gtest.h>
 
 #include "instruments/gil_handovers.hpp"
@@ -77,7 +78,22 @@ namespace gillab
         const gil_handovers read = read_handovers(trace);
         EXPECT_TRUE(read.handovers.empty());
         EXPECT_EQ(read.threads[0].turns, 1);
-        EXPECT_EQ(read.threads[0].held_ns, 70 * us);
+        // 0..11 us held from the trace's start, then 21..91 us.
+        EXPECT_EQ(read.threads[0].held_ns, 81 * us);
+    }
+
+    TEST(GilHandovers, EachTurnIsASpanAndTheTracesStartAndStopBoundTheTurnsUnderWay)
+    {
+        gil_trace trace = forced_handover();
+        trace.stopped_ns = start + 9000 * us;
+        const gil_handovers read = read_handovers(trace);
+        ASSERT_EQ(read.threads[0].spans.size(), 1u);
+        EXPECT_EQ(read.threads[0].spans[0].start_ns, 0u);
+        EXPECT_EQ(read.threads[0].spans[0].end_ns, 5300 * us);
+        ASSERT_EQ(read.threads[1].spans.size(), 1u);
+        EXPECT_EQ(read.threads[1].spans[0].start_ns, 5360 * us);
+        EXPECT_EQ(read.threads[1].spans[0].end_ns, 9000 * us);
+        EXPECT_EQ(read.threads[1].held_ns, 3640 * us);
     }
 
     TEST(GilHandovers, ATakeThatFoundTheGilFreeIsAllTakePart)
