@@ -24,6 +24,7 @@
 #include "instruments/switch_interval.hpp"
 #include "manual.hpp"
 #include "gilwatch_blame.hpp"
+#include "gilwatch_exact.hpp"
 
 namespace gillab
 {
@@ -52,6 +53,8 @@ namespace gillab
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
                                              "interval / 5, within 50us to 1ms)"},
                  {"no-blame", 0, "", "do not read the holders' frames (no blame table)"},
+                 exact_option(),
+                 python_option(),
                  output_option()},
                 1, "start|stop: the line form, one watch across cells");
         }
@@ -367,6 +370,7 @@ namespace gillab
 
         Result measure(const magic_call& call)
         {
+            if (call.args.has("exact") || call.args.has("python")) return measure_exact(call);
             const double period_s = read_period(call.args);
             if (!call.cell) return run_line(call, period_s);
             if (!call.args.positionals().empty())
