@@ -80,7 +80,7 @@ namespace gillab
 
         struct exact_trace
         {
-            double interval_ms = 0, duration_s = 0;
+            double interval_ms = 0, interval_end_ms = 0, duration_s = 0;
             std::int64_t switches = 0, lost = 0;
             int forced = 0, voluntary = 0;
             std::vector<exact_thread> threads;
@@ -120,6 +120,7 @@ namespace gillab
         {
             exact_trace trace;
             trace.interval_ms = answer.at("interval_s").get<double>() * 1e3;
+            trace.interval_end_ms = answer.at("interval_end_s").get<double>() * 1e3;
             trace.duration_s = answer.at("duration_s").get<double>();
             trace.switches = answer.at("switches").get<std::int64_t>();
             trace.lost = answer.at("lost").get<std::int64_t>();
@@ -208,7 +209,7 @@ namespace gillab
         nl::json thread_json(const exact_thread& t, double duration_s)
         {
             const double share = duration_s > 0 ? 1 / duration_s : 0.0;
-            return {{"name", t.name}, {"ident", t.ident}, {"native_id", t.native_id}, {"held_s", t.held_s}, {"held_share", t.held_s * share}, {"waited_s", t.waited_s}, {"waited_share", t.waited_s * share}, {"turns", t.turns.size()}, {"turn_ms", spread_json(spread_of(t.turn_ms))}, {"waits", t.waits_ms.size()}, {"forced", t.forced}, {"wait_ms", spread_json(spread_of(t.waits_ms))}, {"drop_requests", t.requests}};
+            return {{"name", t.name}, {"ident", t.ident}, {"native_id", t.native_id}, {"held_s", t.held_s}, {"held_share", t.held_s * share}, {"waiting_s", t.waited_s}, {"waiting_share", t.waited_s * share}, {"turns", t.turns.size()}, {"turn_ms", spread_json(spread_of(t.turn_ms))}, {"waits", t.waits_ms.size()}, {"forced", t.forced}, {"wait_ms", spread_json(spread_of(t.waits_ms))}, {"drop_requests", t.requests}};
         }
 
         // Per thread and kind of hand-over, the waits' parts summed: each wait's parts add up to it.
@@ -317,12 +318,15 @@ namespace gillab
                           grouped(trace.forced) + " forced: the waiter waited out the interval and asked; " +
                           grouped(trace.voluntary) + " voluntary: the holder let go unasked); CPython's switch counter moved by " +
                           grouped(trace.switches) + "; switch interval " + ms_text(trace.interval_ms) + ".");
+            if (trace.interval_end_ms != trace.interval_ms)
+                out.push_back("the switch interval changed while the cell ran: " + ms_text(trace.interval_ms) + " when it started, " +
+                              ms_text(trace.interval_end_ms) + " when it ended; the convoy is judged against the first.");
             out.push_back("waited: from asking for the GIL to holding it, hand-over or not; the wait columns are the waits "
                           "that ended in a hand-over to the thread, cut into parts below.");
             for (const convoy& c : found) out.push_back(convoy_note(c, trace.interval_ms));
             if (trace.lost > 0)
                 out.push_back(count_text(trace.lost, "event") + " not kept (a thread's buffer filled, or too many threads): the "
-                                                                 "counts may be short.");
+                                                                "counts may be short.");
             if (const std::int64_t off = parts_off(trace))
                 out.push_back(count_text(off, "wait") + " whose parts do not add up to the wait.");
             return out;
@@ -393,7 +397,7 @@ namespace gillab
                 for (const span_ms& s : t->turns) spans.push_back({{"start_ms", s.start}, {"end_ms", s.end}});
                 lanes.push_back({{"name", t->name}, {"ident", t->ident}, {"segments", spans}});
             }
-            return {{"mode", "exact"}, {"switch_interval_ms", trace.interval_ms}, {"wall_s", trace.duration_s}, {"handovers", trace.forced + trace.voluntary}, {"forced", trace.forced}, {"voluntary", trace.voluntary}, {"switches", trace.switches}, {"lost", trace.lost}, {"parts_add_up", parts_off(trace) == 0}, {"threads", threads}, {"lanes", lanes}, {"waits", waits_json(trace)}, {"convoy", convoy_json(found)}};
+            return {{"mode", "exact"}, {"switch_interval_ms", trace.interval_ms}, {"switch_interval_end_ms", trace.interval_end_ms}, {"wall_s", trace.duration_s}, {"handovers", trace.forced + trace.voluntary}, {"forced", trace.forced}, {"voluntary", trace.voluntary}, {"switches", trace.switches}, {"lost", trace.lost}, {"parts_add_up", parts_off(trace) == 0}, {"threads", threads}, {"lanes", lanes}, {"waits", waits_json(trace)}, {"convoy", convoy_json(found)}};
         }
 
         Result exact_result(const exact_trace& trace)

@@ -67,6 +67,7 @@ namespace
         {
             if (m_running) m_trace = gillab::stop_gil_trace();
             m_running = false;
+            m_interval_end_s = gillab::switch_interval_s();
         }
 
         // A tool dropped inside its block (the block never ended) stops its own trace, no other.
@@ -79,14 +80,14 @@ namespace
         {
             if (!m_trace) throw std::runtime_error("the trace has not run: use it as `with GilTrace() as trace:`");
             const gillab::gil_handovers read = gillab::read_handovers(*m_trace);
-            return py::dict("interval_s"_a = m_interval_s, "duration_s"_a = seconds(m_trace->stopped_ns - m_trace->started_ns),
+            return py::dict("interval_s"_a = m_interval_s, "interval_end_s"_a = m_interval_end_s, "duration_s"_a = seconds(m_trace->stopped_ns - m_trace->started_ns),
                             "switches"_a = m_trace->switches, "lost"_a = m_trace->lost, "forced"_a = read.forced,
                             "voluntary"_a = read.voluntary, "threads"_a = thread_rows(read),
                             "handovers"_a = handover_rows(*m_trace, read));
         }
 
     private:
-        double m_interval_s = 0;
+        double m_interval_s = 0, m_interval_end_s = 0;  // the switch interval when the block began and ended
         bool m_running = false;
         std::optional<gil_trace> m_trace;
     };

@@ -9,13 +9,14 @@ from .race import RaceResult
 from .switchinterval import SwitchintervalResult
 from .heartbeat import HeartbeatResult
 from .gilwatch import GilwatchResult
+from .gilwatch_exact import GilwatchExactResult
 
 __all__ = ["Result", "GilbenchResult", "RaceResult", "SwitchintervalResult", "HeartbeatResult",
-           "GilwatchResult", "CLASSES", "result_for"]
+           "GilwatchResult", "GilwatchExactResult", "CLASSES", "result_for"]
 
 # The class of each magic's result; a magic not named here returns a plain Result (%gilinfo).
 CLASSES = {"gilbench": GilbenchResult, "race": RaceResult, "switchinterval": SwitchintervalResult,
-           "heartbeat": HeartbeatResult, "gilwatch": GilwatchResult}
+           "heartbeat": HeartbeatResult, "gilwatch": GilwatchResult, "gilwatch_exact": GilwatchExactResult}
 
 
 def result_for(record, presentation=None, magic=None):

@@ -26,7 +26,8 @@ def accessors(cls):
 
 @pytest.mark.parametrize("name, cls", [("gilinfo", results.Result), ("gilbench", results.GilbenchResult),
                                        ("race", results.RaceResult), ("switchinterval", results.SwitchintervalResult),
-                                       ("heartbeat", results.HeartbeatResult), ("gilwatch", results.GilwatchResult)])
+                                       ("heartbeat", results.HeartbeatResult), ("gilwatch", results.GilwatchResult),
+                                       ("gilwatch_exact", results.GilwatchExactResult)])
 def test_each_magic_s_record_becomes_its_own_class(name, cls):
     result = loaded(name)
     assert type(result) is cls
@@ -175,3 +176,19 @@ def test_gilwatch_blame_of_a_thread_that_never_waited_is_empty():
     assert watch.blame("MainThread")  # it did wait in the run recorded
     lines = watch.blame("spinner")
     assert [line["seconds"] for line in lines] == sorted((line["seconds"] for line in lines), reverse=True)
+
+
+def test_gilwatch_exact_waits_are_picked_by_thread_and_kind_and_their_parts_add_up():
+    exact = loaded("gilwatch_exact")
+    everyone = exact.waits()
+    assert len(everyone) == exact.handovers == exact.forced + exact.voluntary
+    spinner = exact.waits("spinner")
+    assert spinner and all(wait["taker"] == "spinner" for wait in spinner)
+    assert exact.waits("spinner", forced=True) + exact.waits("spinner", forced=False) != []
+    assert len(exact.waits(forced=True)) == exact.forced
+    parts = exact.parts()
+    assert parts["interval"] + parts["holder"] + parts["wake"] + parts["take"] == pytest.approx(parts["wait"])
+    with pytest.raises(KeyError, match="without --exact"):
+        exact.blame("spinner")
+    with pytest.raises(KeyError, match="threads: "):
+        exact.waits("nobody")

@@ -30,6 +30,9 @@ CALLS = {
                 "def spin():\n    end = time.perf_counter() + 0.1\n    while time.perf_counter() < end:\n        pass\n"
                 "t = threading.Thread(target=spin, name='spinner')\nt.start()\nspin()\nt.join()\n"
                 "w = threading.Thread(target=time.sleep, args=(0.01,), name='sleeper')\nw.start()\nw.join()\n",
+    "gilwatch_exact": "%%gilwatch --exact -o r\nimport threading, time\n"
+                      "def spin():\n    end = time.perf_counter() + 0.03\n    while time.perf_counter() < end:\n        pass\n"
+                      "t = threading.Thread(target=spin, name='spinner')\nt.start()\nspin()\nt.join()\n",
 }
 
 
