@@ -12,6 +12,7 @@ reaches stderr; the kernel answers 1+1 after each input.
 import os
 import random
 import re
+import textwrap
 import time
 from collections import Counter
 
@@ -115,8 +116,9 @@ def cell_body(rng):
 
 
 def compiles(source):
+    # As the cell magics compile a cell: after IPython's transformation, which drops a common indent.
     try:
-        compile(source, "<cell>", "exec")
+        compile(textwrap.dedent(source), "<cell>", "exec")
         return True
     except (SyntaxError, ValueError):
         return False
