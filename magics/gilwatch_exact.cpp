@@ -413,7 +413,11 @@ namespace gillab
             for (const exact_thread* t : shown) result.table.rows.push_back(thread_row(*t, trace.duration_s));
             result.table.notes = notes(trace, found);
             if (!trace.waits.empty()) result.more_tables.push_back(parts_table(trace, shown));
-            result.chart = timeline(trace, shown);
+            if (shown.empty())
+                result.table.notes.push_back("no thread asked for the GIL or let it go while the cell ran: the cell's "
+                                             "thread held it throughout.");
+            else
+                result.chart = timeline(trace, shown);
             result.data = data(trace, shown, found);
             return result;
         }
