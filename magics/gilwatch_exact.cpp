@@ -40,6 +40,8 @@ namespace gillab
 
         void check_call(const magic_call& call)
         {
+            if (call.args.has("python") && !call.args.has("exact"))
+                throw usage_error("%%gilwatch: --python goes with --exact; the sampled watch reads this kernel's GIL only");
             if (!call.cell) throw usage_error("%gilwatch --exact: --exact traces a cell; use %%gilwatch --exact on a cell");
             if (call.args.has("period") || call.args.has("no-blame"))
                 throw usage_error("%%gilwatch --exact: --period and --no-blame belong to the sampled watch; --exact "
@@ -146,16 +148,26 @@ namespace gillab
             return trace;
         }
 
-        // The kernel's turn through runners/task_gil_trace.py: the cell, compiled as the shell
-        // would, runs in the user's namespace inside the trace.
-        exact_trace trace_cell(const magic_call& call)
+        // The one interpreter --python names (the kernel by default) through runners/task_gil_trace.py:
+        // in the kernel the cell, compiled as the shell would, runs in the user's namespace inside the
+        // native trace; in a child, in a fresh namespace inside the trace library's.
+        exact_trace trace_cell(const magic_call& call, const measurement_target& target)
         {
+            progress_ticker ticker("gilwatch", "tracing the cell");
+            if (!target.is_kernel) return trace_of(run_task(target, {{"task", "gil_trace"}, {"cell", *call.cell}}, "gilwatch"));
             const py::object code = python_side::compile_watched_cell(*call.cell);
             const py::dict user_ns = call.user_ns;
             const py::cpp_function cell([code, user_ns]() { python_side::run_watched_cell(code, user_ns); });
-            const measurement_target kernel{true, "kernel", kernel_interpreter_info()};
-            progress_ticker ticker("gilwatch", "tracing the cell");
-            return trace_of(run_task(kernel, {{"task", "gil_trace"}}, "gilwatch", {}, py::dict("cell"_a = cell)));
+            return trace_of(run_task(target, {{"task", "gil_trace"}}, "gilwatch", {}, py::dict("cell"_a = cell)));
+        }
+
+        measurement_target one_target(const magic_call& call)
+        {
+            std::vector<measurement_target> targets = resolve_interpreters(call.args.text("python", ""), "gilwatch");
+            if (targets.size() != 1)
+                throw usage_error("%%gilwatch --exact traces one interpreter per cell; --python named " + std::to_string(targets.size()));
+            if (targets[0].is_kernel) targets[0].info = kernel_interpreter_info();
+            return targets[0];
         }
 
         // ---- result ---------------------------------------------------------
@@ -431,6 +443,12 @@ namespace gillab
     Result measure_exact(const magic_call& call)
     {
         check_call(call);
-        return exact_result(trace_cell(call));
+        const measurement_target target = one_target(call);
+        Result result = exact_result(trace_cell(call, target));
+        if (!target.is_kernel) result.table.title += " under " + target.info.label();
+        add_interpreter_notes(result.table.notes, {target});
+        result.data["python"] = target.is_kernel ? "kernel " + target.info.label() : target.info.label();
+        result.data["requested"] = target.requested;
+        return result;
     }
 }

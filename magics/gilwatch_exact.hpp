@@ -11,6 +11,7 @@ namespace gillab
     // --exact, in %%gilwatch's options.
     option_spec exact_option();
 
-    // The whole %%gilwatch --exact call: its options checked, the cell traced, the result.
+    // The whole %%gilwatch --exact call (or one with --python, refused without --exact): its
+    // options checked, the cell traced in the kernel or the one interpreter --python names, the result.
     Result measure_exact(const magic_call& call);
 }

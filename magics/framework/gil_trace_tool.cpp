@@ -2,8 +2,9 @@
 
 #include <optional>
 #include <pybind11/stl.h>
+#include <pybind11_json/pybind11_json.hpp>
 
-#include "instruments/gil_handovers.hpp"
+#include "instruments/gil_trace_record.hpp"
 #include "instruments/gil_state.h"
 #include "instruments/switch_interval.hpp"
 
@@ -12,42 +13,6 @@ namespace
     using namespace pybind11::literals;
     namespace py = pybind11;
     using gillab::gil_trace;
-
-    double seconds(uint64_t ns)
-    {
-        return static_cast<double>(ns) * 1e-9;
-    }
-
-    py::list thread_rows(const gillab::gil_handovers& read)
-    {
-        py::list rows;
-        for (const auto& t : read.threads)
-        {
-            py::list spans;
-            for (const gillab::gil_turn& turn : t.spans) spans.append(py::make_tuple(seconds(turn.start_ns), seconds(turn.end_ns)));
-            rows.append(py::dict("ident"_a = t.ident, "native_id"_a = t.native_id, "turns"_a = t.turns,
-                                 "held_s"_a = seconds(t.held_ns), "waited_s"_a = seconds(t.waited_ns),
-                                 "requests"_a = t.requests, "spans"_a = spans));
-        }
-        return rows;
-    }
-
-    py::list handover_rows(const gil_trace& trace, const gillab::gil_handovers& read)
-    {
-        auto ident = [&](int thread) -> py::object {
-            if (thread < 0) return py::none();
-            return py::int_(trace.threads[static_cast<size_t>(thread)].ident);
-        };
-        py::list rows;
-        for (const auto& h : read.handovers)
-        {
-            rows.append(py::dict("taker"_a = ident(h.taker), "giver"_a = ident(h.giver), "forced"_a = h.forced,
-                                 "asked_s"_a = seconds(h.asked_ns), "took_s"_a = seconds(h.took_ns),
-                                 "interval_s"_a = seconds(h.parts.interval_ns), "holder_s"_a = seconds(h.parts.holder_ns),
-                                 "wake_s"_a = seconds(h.parts.wake_ns), "take_s"_a = seconds(h.parts.take_ns)));
-        }
-        return rows;
-    }
 
     class gil_trace_tool
     {
@@ -76,14 +41,13 @@ namespace
             if (m_running) gillab::stop_gil_trace();
         }
 
-        py::dict result() const
+        py::object result() const
         {
             if (!m_trace) throw std::runtime_error("the trace has not run: use it as `with GilTrace() as trace:`");
-            const gillab::gil_handovers read = gillab::read_handovers(*m_trace);
-            return py::dict("interval_s"_a = m_interval_s, "interval_end_s"_a = m_interval_end_s, "duration_s"_a = seconds(m_trace->stopped_ns - m_trace->started_ns),
-                            "switches"_a = m_trace->switches, "lost"_a = m_trace->lost, "forced"_a = read.forced,
-                            "voluntary"_a = read.voluntary, "threads"_a = thread_rows(read),
-                            "handovers"_a = handover_rows(*m_trace, read));
+            nlohmann::json record = gillab::gil_trace_record(*m_trace);
+            record["interval_s"] = m_interval_s;
+            record["interval_end_s"] = m_interval_end_s;
+            return py::cast(record);
         }
 
     private:

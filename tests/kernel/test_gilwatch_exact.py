@@ -163,7 +163,7 @@ def test_help_and_tab_show_the_exact_lookups(traced):
 @pytest.mark.parametrize("call, says", [
     ("%gilwatch --exact start", "on a cell"),
     ("%%gilwatch --exact --period 1ms\npass\n", "--period"),
-    ("%%gilwatch --exact --python 3.13\npass\n", "--python"),
+    ("%%gilwatch --python /usr/bin/python3\npass\n", "--exact"),
     ("%%gilwatch --exact\n\n", "needs a cell"),
     ("%%gilwatch --exact\nx = (\n", "not valid Python"),
 ])

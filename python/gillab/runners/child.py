@@ -22,7 +22,7 @@ from cell_error import CellError
 from interpreter import describe
 
 TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval",
-         "heartbeat": "task_heartbeat"}
+         "heartbeat": "task_heartbeat", "gil_trace": "task_gil_trace"}
 
 
 def answer(request, progress):

@@ -1,5 +1,8 @@
 """`%%gilwatch --exact`'s measuring half: runs the cell inside the exact trace of GIL hand-overs
-(the native `gil_trace` tool) and answers with what it recorded, each thread named.
+and answers with what it recorded, each thread named. In the kernel the trace is the native
+`gil_trace` tool; in a child interpreter (--python) it is the trace library built beside this file
+(libgillab_gil_trace.so, loaded with ctypes), given the GIL's addresses from the interpreter's own
+layout (gil_layout.py), which refuses in one line an interpreter it cannot read.
 
 The trace gives threads by ident; a thread that started and ended inside the cell is gone from
 `threading` by the time the trace is read, so each new thread's name is noted as it starts (a
@@ -7,13 +10,16 @@ profile hook that records the name on the thread's first call and removes itself
 library only: the result is read in C++ (magics/gilwatch_exact.cpp).
 """
 
+import builtins
 import sys
 import threading
 
 try:  # as gillab.runners.task_gil_trace, in the kernel
     from .cell_error import CellError
+    from .gil_layout import ChildTrace
 except ImportError:  # from this folder, in a child (child.py)
     from cell_error import CellError
+    from gil_layout import ChildTrace
 
 
 class _ThreadNames:
@@ -39,16 +45,28 @@ class _ThreadNames:
         self.names.update((t.ident, t.name) for t in threading.enumerate())
 
 
+def _child_cell(request):
+    try:
+        code = compile(request["cell"], "<%%gilwatch cell>", "exec")
+    except (SyntaxError, ValueError) as error:
+        raise CellError("the cell is not valid Python here: %s" % (error,))
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    return lambda: exec(code, namespace)
+
+
 def measure(request, progress=None, tools=None):
-    """request: {"task": "gil_trace"}. In the kernel `tools` brings the trace (tools.gil_trace)
-    and the cell, compiled and bound to the user's namespace as the shell runs it (tools.cell()). Answers the
-    trace's result (GilTrace.result(): interval_s, duration_s, switches, lost, forced, voluntary,
-    threads with their spans, handovers) with each thread's "name" added."""
-    if tools is None or not hasattr(tools, "gil_trace") or not hasattr(tools, "cell"):
-        raise CellError("--exact traces the kernel only: a child interpreter has no GIL trace here")
+    """request: {"task": "gil_trace"}, and in a child "cell", the cell's source. In the kernel
+    `tools` brings the trace (tools.gil_trace) and the cell, compiled and bound to the user's
+    namespace as the shell runs it (tools.cell()); in a child the cell runs in a fresh namespace
+    inside the trace library's trace. Answers the trace's result (interval_s, interval_end_s,
+    duration_s, switches, lost, forced, voluntary, threads with their spans, handovers) with each
+    thread's "name" added."""
+    in_kernel = tools is not None and hasattr(tools, "gil_trace")
+    cell = tools.cell if in_kernel else _child_cell(request)
+    trace = tools.gil_trace() if in_kernel else ChildTrace()
     with _ThreadNames() as names:
-        with tools.gil_trace() as trace:
-            tools.cell()
+        with trace:
+            cell()
     result = trace.result()
     for thread in result["threads"]:
         thread["name"] = names.names.get(thread["ident"], "thread %d" % thread["ident"])

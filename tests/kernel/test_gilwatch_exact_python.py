@@ -1,0 +1,68 @@
+"""%%gilwatch --exact --python over the protocol: in a child interpreter the trace library finds the
+GIL from the interpreter's own layout, so the project's 3.13 and Debian unstable's 3.14 and 3.15
+trace two spinners as the kernel does (counts equal to CPython's, every forced wait at least the
+interval, parts adding up); an interpreter it cannot read (3.11, a free-threaded build with the GIL
+off) is a one-line refusal; an error in the child's cell leaves no child behind."""
+
+import pytest
+from pythons import DEFAULT_313, FREE_THREADED, SID_PYTHONS, live_children, needs_default_build, needs_free_threaded, \
+    needs_sid_pythons
+from test_gilwatch_exact import usage_error
+
+SPINNERS = ("import threading, time\n"
+            "def spin(seconds):\n"
+            "    end = time.perf_counter() + seconds\n"
+            "    while time.perf_counter() < end:\n"
+            "        pass\n"
+            "ts = [threading.Thread(target=spin, args=(0.4,), name=f'spin-{k}') for k in range(2)]\n"
+            "for t in ts: t.start()\n"
+            "for t in ts: t.join()\n")
+
+
+def traced_in(kernel, python):
+    result = kernel.execute(f"%%gilwatch --exact --python {python} -o w\n{SPINNERS}", timeout=120)
+    assert result.status == "ok", result.reply["content"]
+    assert result.stream("stderr") == ""
+    assert kernel.eval("w.lost") == 0
+    assert kernel.eval("w.handovers") == kernel.eval("w.switches")
+    interval = kernel.eval("w.switch_interval_ms")
+    forced = kernel.eval("[x for x in w.waits(forced=True) if x['taker'].startswith('spin')]")
+    assert 3 <= len(forced) <= 1.2 * 400 / interval, len(forced)
+    assert all(x["interval_ms"] >= 0.9 * interval for x in forced), min(x["interval_ms"] for x in forced)
+    assert kernel.eval("w.parts_add_up")
+    assert {"spin-0", "spin-1"} <= {t["name"] for t in kernel.eval("w.threads")}
+    return result
+
+
+@needs_default_build
+def test_the_project_s_3_13_is_traced_from_its_own_layout(kernel):
+    result = traced_in(kernel, DEFAULT_313)
+    assert "under 3.13" in result.result_data()["text/plain"]
+
+
+@needs_sid_pythons
+@pytest.mark.parametrize("python", SID_PYTHONS, ids=["3.14", "3.15"])
+def test_debian_unstable_s_3_14_and_3_15_are_traced_from_their_own_layout(kernel, python):
+    traced_in(kernel, python)
+
+
+def test_an_interpreter_without_a_layout_to_read_is_refused_in_one_line(kernel):
+    assert "3.13 and later" in usage_error(kernel.execute("%%gilwatch --exact --python /usr/bin/python3\npass\n", timeout=120))
+    assert kernel.eval("1 + 1") == 2
+
+
+@needs_free_threaded
+def test_a_free_threaded_build_with_its_gil_off_is_refused_in_one_line(kernel):
+    assert "GIL is off" in usage_error(kernel.execute(f"%%gilwatch --exact --python {FREE_THREADED}\npass\n", timeout=120))
+
+
+def test_two_interpreters_in_one_call_are_refused_in_one_line(kernel):
+    assert "one interpreter" in usage_error(kernel.execute("%%gilwatch --exact --python kernel,/usr/bin/python3\npass\n"))
+
+
+@needs_default_build
+def test_an_error_in_the_child_s_cell_is_reported_and_leaves_no_child(kernel):
+    result = kernel.execute(f"%%gilwatch --exact --python {DEFAULT_313}\n1 / 0\n", timeout=120)
+    assert result.status == "error"
+    assert "ZeroDivisionError" in result.reply["content"]["evalue"] + result.reply["content"]["ename"]
+    assert live_children(kernel) == set()
