@@ -28,6 +28,9 @@ namespace gillab
         // The chart draws at most about this many turns: past it, a lane's turns closer than
         // its share of the window merge into one bar.
         constexpr std::size_t max_chart_turns = 4000;
+        // The result's record keeps at most this many waits, and each thread's turns up to its share
+        // of as many (merged as the chart's are past it): a long cell at 1 ms makes tens of thousands.
+        constexpr std::size_t max_data_items = 10000;
         const char* forced_lane = "forced hand-overs";
 
         // A convoy: a thread whose turns are short beside the interval (it lets the GIL go
@@ -339,6 +342,10 @@ namespace gillab
             if (trace.lost > 0)
                 out.push_back(count_text(trace.lost, "event") + " not kept (a thread's buffer filled, or too many threads): the "
                                                                 "counts may be short.");
+            if (trace.waits.size() > max_data_items)
+                out.push_back("the result keeps the first " + grouped(static_cast<std::int64_t>(max_data_items)) + " of " +
+                              count_text(static_cast<std::int64_t>(trace.waits.size()), "wait") +
+                              " (waits(), parts()); the tables count them all.");
             if (const std::int64_t off = parts_off(trace))
                 out.push_back(count_text(off, "wait") + " whose parts do not add up to the wait.");
             return out;
@@ -348,7 +355,7 @@ namespace gillab
         std::vector<span_ms> thinned(const std::vector<span_ms>& turns, std::size_t budget, double window_ms)
         {
             std::vector<span_ms> out = turns;
-            for (double gap = window_ms / static_cast<double>(budget); out.size() > budget; gap *= 2)
+            for (double gap = std::max(window_ms / static_cast<double>(budget), 1e-6); out.size() > budget; gap *= 2)
             {
                 out.clear();
                 for (const span_ms& s : turns)
@@ -394,22 +401,27 @@ namespace gillab
         {
             auto name = [&](int i) { return i < 0 ? nl::json(nullptr) : nl::json(trace.threads[static_cast<std::size_t>(i)].name); };
             nl::json out = nl::json::array();
-            for (const exact_wait& w : trace.waits)
+            for (std::size_t i = 0; i < std::min(trace.waits.size(), max_data_items); ++i)
+            {
+                const exact_wait& w = trace.waits[i];
                 out.push_back({{"taker", name(w.taker)}, {"giver", name(w.giver)}, {"forced", w.forced}, {"asked_ms", w.asked_ms}, {"took_ms", w.took_ms}, {"wait_ms", w.total_ms()}, {"interval_ms", w.interval_ms}, {"holder_ms", w.holder_ms}, {"wake_ms", w.wake_ms}, {"take_ms", w.take_ms}});
+            }
             return out;
         }
 
         nl::json data(const exact_trace& trace, const std::vector<const exact_thread*>& shown, const std::vector<convoy>& found)
         {
             nl::json threads = nl::json::array(), lanes = nl::json::array();
+            const std::size_t budget = max_data_items / std::max<std::size_t>(1, shown.size());
             for (const exact_thread* t : shown)
             {
                 threads.push_back(thread_json(*t, trace.duration_s));
+                const std::vector<span_ms> kept = thinned(t->turns, budget, trace.duration_s * 1e3);
                 nl::json spans = nl::json::array();
-                for (const span_ms& s : t->turns) spans.push_back({{"start_ms", s.start}, {"end_ms", s.end}});
-                lanes.push_back({{"name", t->name}, {"ident", t->ident}, {"segments", spans}});
+                for (const span_ms& s : kept) spans.push_back({{"start_ms", s.start}, {"end_ms", s.end}});
+                lanes.push_back({{"name", t->name}, {"ident", t->ident}, {"segments", spans}, {"merged", kept.size() < t->turns.size()}});
             }
-            return {{"mode", "exact"}, {"switch_interval_ms", trace.interval_ms}, {"switch_interval_end_ms", trace.interval_end_ms}, {"wall_s", trace.duration_s}, {"handovers", trace.forced + trace.voluntary}, {"forced", trace.forced}, {"voluntary", trace.voluntary}, {"switches", trace.switches}, {"lost", trace.lost}, {"parts_add_up", parts_off(trace) == 0}, {"threads", threads}, {"lanes", lanes}, {"waits", waits_json(trace)}, {"convoy", convoy_json(found)}};
+            return {{"mode", "exact"}, {"switch_interval_ms", trace.interval_ms}, {"switch_interval_end_ms", trace.interval_end_ms}, {"wall_s", trace.duration_s}, {"handovers", trace.forced + trace.voluntary}, {"forced", trace.forced}, {"voluntary", trace.voluntary}, {"switches", trace.switches}, {"lost", trace.lost}, {"parts_add_up", parts_off(trace) == 0}, {"threads", threads}, {"lanes", lanes}, {"waits", waits_json(trace)}, {"waits_kept", std::min(trace.waits.size(), max_data_items)}, {"convoy", convoy_json(found)}};
         }
 
         Result exact_result(const exact_trace& trace)

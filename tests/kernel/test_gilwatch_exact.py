@@ -151,6 +151,20 @@ def test_the_result_has_every_thread_by_name_its_waits_taken_apart_a_table_and_a
         traced.eval("w.blame('spin-0')")
 
 
+def test_a_long_trace_keeps_the_first_ten_thousand_waits_and_says_so(traced):
+    # time.sleep(0) lets the GIL go at once: two such threads hand it over tens of thousands of times.
+    exact(traced, "def yields(seconds):\n"
+                  "    end = time.perf_counter() + seconds\n"
+                  "    while time.perf_counter() < end:\n"
+                  "        time.sleep(0)\n"
+                  "threads(yields, yields, seconds=3)\n")
+    handovers = traced.eval("w.handovers")
+    assert handovers > 10_000, handovers
+    assert traced.eval("w.waits_kept") == traced.eval("len(w.waits())") == 10_000
+    assert traced.eval("sum(t['waits'] for t in w.threads)") == handovers
+    assert any("keeps the first 10,000" in note for note in traced.eval("w.notes"))
+
+
 def test_help_and_tab_show_the_exact_lookups(traced):
     exact(traced, "threads(spin, seconds=0.05)\n")
     listed = completions(traced, "w.")

@@ -15,8 +15,9 @@ class GilwatchExactResult(GilwatchResult):
     turn_ms and wait_ms: median, p95, max), lanes, waits, convoy, lost, parts_add_up, ..."""
 
     def waits(self, name=None, forced=None):
-        """The waits that ended in a hand-over, in time order: dicts of taker, giver, forced,
-        asked_ms, took_ms, wait_ms and its parts interval_ms, holder_ms, wake_ms, take_ms.
+        """The waits that ended in a hand-over, in time order (the first 10,000: waits_kept says how
+        many are kept): dicts of taker, giver, forced, asked_ms, took_ms, wait_ms and its parts
+        interval_ms, holder_ms, wake_ms, take_ms.
         `name` keeps the thread(s)' own waits; `forced` True or False keeps one kind."""
         takers = None if name is None else {thread["name"] for thread in self._find("threads", name)}
         return [copy.deepcopy(wait) for wait in self._data("waits")
