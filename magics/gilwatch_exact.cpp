@@ -25,13 +25,11 @@ namespace gillab
 
     namespace
     {
-        // The chart draws at most about this many turns: past it, a lane's turns closer than
-        // its share of the window merge into one bar.
-        constexpr std::size_t max_chart_turns = 4000;
-        // The result's record keeps at most this many waits, and each thread's turns up to its share
-        // of as many (merged as the chart's are past it): a long cell at 1 ms makes tens of thousands.
-        constexpr std::size_t max_data_items = 10000;
         const char* forced_lane = "forced hand-overs";
+        // Limits, as a long cell at 1 ms makes tens of thousands of turns and waits: the chart draws
+        // about max_chart_turns turns (a lane's turns closer than its share of the window merge into
+        // one bar), the record keeps max_data_items waits and as many turns, merged the same way.
+        constexpr std::size_t max_chart_turns = 4000, max_data_items = 10000;
 
         // A convoy: a thread whose turns are short beside the interval (it lets the GIL go
         // soon: I/O, a sleep) and whose waits to get it back are about a whole interval,
