@@ -149,7 +149,7 @@ sanitize: build
 
 # What `make bench` runs, in turn (bench/load last, with LOAD_KERNELS kernels).
 BENCHES := kernel_latency gilbench_accuracy gilbench_run_overhead fork_cost pure_python_speed interpreters \
-	probe_overhead gilwatch_overhead gil_trace switchinterval_python grading chart_cost
+	probe_overhead gilwatch_overhead gil_trace gilwatch_exact switchinterval_python grading chart_cost
 bench: build
 	for name in $(BENCHES); do $(BENCH_ENV) $(PYTHON) bench/$$name || exit 1; done
 	$(BENCH_ENV) $(PYTHON) bench/load --kernels $(LOAD_KERNELS)
