@@ -4,14 +4,12 @@ and the yielding probe's turns split into those it took straight back and those 
 
 import math
 
+from ..results.switchinterval import seconds
+
 
 def _interval_ms(label):
-    # "5ms" -> 5.0, "0.2ms" -> 0.2, "100us" -> 0.1
-    if label.endswith("us"):
-        return float(label[:-2]) / 1000
-    if label.endswith("ms"):
-        return float(label[:-2])
-    raise ValueError(f"an interval label such as '5ms' or '100us', not {label!r}")
+    # Read as the result object reads it ('5ms', '100us', plain seconds): one parser for intervals.
+    return seconds(label) * 1e3
 
 
 def floor_sentence(result, intervals=("5ms", "1ms", "0.2ms")):

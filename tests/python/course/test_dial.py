@@ -26,9 +26,14 @@ def test_floor_sentence_names_the_intervals_where_the_probe_found_the_gil_free()
     assert "Below the interval at 5ms:" in text
 
 
-def test_floor_sentence_refuses_a_label_without_a_unit():
-    with pytest.raises(ValueError, match="an interval label such as '5ms'"):
-        floor_sentence(Sweep({"5": 1.0}), intervals=("5",))
+def test_floor_sentence_reads_a_label_without_a_unit_as_seconds_as_the_magics_do():
+    text = floor_sentence(Sweep({"0.005": 6.1}), intervals=("0.005",))
+    assert "0.005 6.10 ms (above)" in text
+
+
+def test_floor_sentence_refuses_a_label_that_is_not_a_duration():
+    with pytest.raises(ValueError, match="bad duration '5 beats'; accepted: a number with us, ms or s"):
+        floor_sentence(Sweep({"5 beats": 1.0}), intervals=("5 beats",))
 
 
 class YieldSweep:
