@@ -28,9 +28,6 @@ namespace gillab
     namespace
     {
         constexpr std::size_t max_stderr_kept = 64 * 1024;
-        // How child.py starts a progress line on the result pipe (the answer is one JSON object after them).
-        constexpr const char* progress_prefix = "{\"progress\":";
-
         std::vector<std::string> child_environment(const std::map<std::string, std::string>& extra)
         {
             // The kernel's own Python settings must not leak into another interpreter.
@@ -173,9 +170,10 @@ namespace gillab
         return status;
     }
 
+    // child.py's protocol: every line that ends before the answer (one JSON object, no newline) is progress.
     bool child_process::has_progress_line() const
     {
-        return result_text.rfind(progress_prefix, 0) == 0 && result_text.find('\n') != std::string::npos;
+        return result_text.find('\n') != std::string::npos;
     }
 
     // Takes the complete progress lines off the front of result_text.
@@ -189,7 +187,7 @@ namespace gillab
             if (!on_progress) continue;
             try
             {
-                on_progress(nl::json::parse(line).at("progress").get<std::string>());
+                on_progress(nl::json::parse(line).get<std::string>());
             }
             catch (const nl::json::exception&)
             {

@@ -5,9 +5,10 @@
 The request (JSON on stdin) names a task module in this folder ("race" -> task_race.py) and its
 parameters; the answer (JSON written to RESULT_FD, not stdout, so the cell may print freely) is
 {"ok": true, "interpreter": {...}, "result": {...}} or {"ok": false, "kind": "usage"|"error",
-"error": one line, "traceback": text}. Before it, when the request says "progress": true, a task
-that takes `progress` sends lines {"progress": text} on the same fd while it runs (the kernel
-shows them as its live progress). Any CPython 3.8+ runs it; nothing outside the standard
+"error": one line, "traceback": text}, with no newline. Before it, when the request says
+"progress": true, a task that takes `progress` sends lines on the same fd while it runs, each
+one JSON string and a newline (the kernel shows them as its live progress): a line that ends
+is progress, the text that never ends is the answer. Any CPython 3.8+ runs it; nothing outside the standard
 library and this folder is imported.
 """
 
@@ -49,7 +50,7 @@ def main():
         stream.reconfigure(line_buffering=True)
     with os.fdopen(int(sys.argv[1]), "w") as out:
         def progress(text):
-            out.write(json.dumps({"progress": text}) + "\n")
+            out.write(json.dumps(text) + "\n")
             out.flush()
 
         json.dump(answer(json.load(sys.stdin), progress), out)
