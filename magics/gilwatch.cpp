@@ -1,9 +1,11 @@
 // %%gilwatch: who held the GIL, thread by thread, while a cell ran. A native
 // sampler reads CPython 3.11's GIL state without taking the GIL (gil_watch);
 // holders are mapped to Python threads through a registry that proves each
-// thread-state pointer's owner (thread_registry.hpp). %gilwatch start / stop
-// keeps one watch across cells, as %heartbeat start / stop does its probe.
-// Reads as: parse -> measure -> result.
+// thread-state pointer's owner (thread_registry.hpp). The cell runs through
+// runners/task_gilwatch.py, handed the sampler as a native tool (tools.watch);
+// this file parses and presents. %gilwatch start / stop keeps one watch across
+// cells, as %heartbeat start / stop does its probe.
+// Reads as: parse -> measure (the runner, or the line form's watch) -> result.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,13 +15,14 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "framework/python_side.hpp"
 #include "render/figures.hpp"
 #include "instruments/gil_watch.hpp"
 #include "framework/magic_state.hpp"
 #include "render/number_format.hpp"
 #include "framework/progress.hpp"
 #include "framework/registry.hpp"
+#include "framework/runner.hpp"
+#include "framework/gil_watch_tool.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
 #include "manual.hpp"
@@ -39,7 +42,7 @@ namespace gillab
         constexpr std::size_t max_data_segments = 20000;
 
         const char* free_lane = "(nobody: GIL free)";
-        // gillab.magics.cell_runner.compile_cell's file name for the cell of %%gilwatch.
+        // runners/student_code.compile_cell's file name for the cell of %%gilwatch.
         const char* watched_cell_filename = "<%%gilwatch cell>";
         const char* unattributed_lane = "(unattributed)";
 
@@ -73,15 +76,14 @@ namespace gillab
             return watch;
         }
 
-        gil_watch_record watch_cell(const std::string& cell, py::dict user_ns, double period_s, bool blame)
+        // The cell runs through runners/task_gilwatch.py, in the user's namespace inside the
+        // sampler's watch (tools.watch); the runner hands the finished watch back.
+        gil_watch_record watch_cell(const magic_call& call, double period_s, bool blame)
         {
-            const py::object code = python_side::compile_watched_cell(cell);
-            gil_watch watch("gilwatch", period_s, blame);
-            {
-                progress_ticker ticker("gilwatch", "watching the cell");
-                python_side::run_watched_cell(code, user_ns);
-            }
-            return watch.finish();
+            progress_ticker ticker("gilwatch", "watching the cell");
+            const nl::json request = {{"task", "gilwatch"}, {"cell", *call.cell}, {"period_s", period_s}, {"blame", blame}};
+            const py::dict answer = run_kernel_task(request, "gilwatch", call.user_ns);
+            return watch_record(answer["watch"]);
         }
 
         // ---- result ---------------------------------------------------------
@@ -368,6 +370,12 @@ namespace gillab
             throw usage_error("%gilwatch: bad action " + shown(action) + "; accepted: start, stop");
         }
 
+        Result watched_cell_result(const magic_call& call, double period_s)
+        {
+            const bool blame = !call.args.has("no-blame");
+            return blamed_result(watch_cell(call, period_s, blame), "cell", {*call.cell, watched_cell_filename});
+        }
+
         Result measure(const magic_call& call)
         {
             if (call.args.has("exact") || call.args.has("python")) return measure_exact(call);
@@ -377,8 +385,8 @@ namespace gillab
                 throw usage_error("%%gilwatch takes no start/stop; those are for the line form %gilwatch");
             if (call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
                 throw usage_error("%%gilwatch needs a cell to run");
-            const gil_watch_record record = watch_cell(*call.cell, call.user_ns, period_s, !call.args.has("no-blame"));
-            return blamed_result(record, "cell", {*call.cell, watched_cell_filename});
+            // A cell form that watches another way (an option naming its own runner) branches off here.
+            return watched_cell_result(call, period_s);
         }
     }
 

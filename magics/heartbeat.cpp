@@ -22,6 +22,7 @@
 #include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
+#include "framework/gil_watch_tool.hpp"
 #include "base/stats.hpp"
 #include "instruments/python_probe.hpp"
 #include "manual.hpp"
@@ -43,7 +44,7 @@ namespace gillab
         constexpr std::size_t probe_capacity = 1 << 18;
         // A child sends its probe's samples as JSON: past this many, an even subsample.
         constexpr std::size_t child_probe_capacity = 50000;
-        // gillab.runners.task_heartbeat.compile_cell's file name for the cell.
+        // runners/student_code.compile_cell's file name for the cell of %%heartbeat.
         const char* heartbeat_cell_filename = "<%%heartbeat cell>";
 
         struct options
@@ -401,19 +402,20 @@ namespace gillab
 
         nl::json request(const magic_call& call, const options& o, std::size_t capacity)
         {
-            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s}, {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}};
+            return {{"task", "heartbeat"}, {"cell", *call.cell}, {"every_s", o.every_s}, {"warmup_s", o.warmup_s}, {"slow_s", o.slow_s}, {"probe_every_s", o.probe_every_s}, {"capacity", capacity}, {"blame", o.blame}};
         }
 
         // The runner's times, in ns since `origin`.
-        cell_run cell_of(const nl::json& answer, std::int64_t origin)
+        cell_run cell_of(const nl::json& times, std::int64_t origin)
         {
-            return make_cell_run(origin, answer.at("start_ns").get<std::int64_t>(), answer.at("cell_start_ns").get<std::int64_t>(),
-                                 answer.at("cell_end_ns").get<std::int64_t>(), answer.at("ticks_ns").get<std::vector<std::int64_t>>(),
-                                 answer.at("slow").get<std::vector<std::string>>());
+            return make_cell_run(origin, times.at("start_ns").get<std::int64_t>(), times.at("cell_start_ns").get<std::int64_t>(),
+                                 times.at("cell_end_ns").get<std::int64_t>(), times.at("ticks_ns").get<std::vector<std::int64_t>>(),
+                                 times.at("slow").get<std::vector<std::string>>());
         }
 
         // One interpreter's turn through runners/task_heartbeat.py, as every magic's: in the kernel
-        // the cell runs in the user's namespace beside the native probe, which is read here after;
+        // the cell runs in the user's namespace beside the native probe (tools.probe) and, with blame,
+        // the sampler following the loop's thread (tools.watch), both handed back to be read here;
         // in a child beside a Python probe thread, whose report comes back with the times.
         heartbeat_run run_turn(const magic_call& call, const interpreter_turn& turn, const options& o)
         {
@@ -422,25 +424,20 @@ namespace gillab
             {
                 const nl::json answer = run_task(turn.target, request(call, o, child_probe_capacity), "heartbeat");
                 python_probe_record probe = read_python_probe(answer.at("probe"));
-                run.cell = cell_of(answer, 0);
+                run.cell = cell_of(answer.at("cell"), 0);
                 run.gil = {false, probe.every_s, std::move(probe.samples), probe.summary};
                 return run;
             }
-            py::object native = py::type::of<gil_probe>()("sleep", o.probe_every_s, probe_capacity);
-            // Blame: %%gilwatch's sampler follows the loop's thread while the cell runs.
-            std::optional<gil_watch> watch;
-            if (o.blame) watch.emplace("heartbeat", default_watch_period_s(), true, true);
             std::optional<progress_ticker> ticker(std::in_place, "heartbeat", "running the cell");
-            const nl::json answer = run_task(turn.target, request(call, o, probe_capacity), "heartbeat", {},
-                                             py::dict("namespace"_a = call.user_ns, "gil_probe"_a = native));
+            const py::dict answer = run_kernel_task(request(call, o, probe_capacity), "heartbeat", call.user_ns);
             ticker.reset();
-            const gil_probe& probe = native.cast<const gil_probe&>();
-            if (watch)
+            const gil_probe& probe = answer["probe"].cast<const gil_probe&>();
+            if (!answer["watch"].is_none())
             {
-                run.watch = std::make_shared<const gil_watch_record>(watch->finish());
+                run.watch = std::make_shared<const gil_watch_record>(watch_record(answer["watch"]));
                 run.watch_offset_ms = (steady_ns(run.watch->sampler_started) - steady_ns(probe.started_at())) * 1e-6;
             }
-            run.cell = cell_of(answer, steady_ns(probe.started_at()));
+            run.cell = cell_of(py::cast<nl::json>(answer["cell"]), steady_ns(probe.started_at()));
             run.gil = native_record(probe);
             return run;
         }
@@ -454,13 +451,6 @@ namespace gillab
             if (call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
                 throw usage_error("%%heartbeat needs a cell to run");
             o.targets = resolve_interpreters(call.args.text("python", ""), "heartbeat");
-            const bool in_kernel = std::any_of(o.targets.begin(), o.targets.end(),
-                                               [](const measurement_target& t) { return t.is_kernel; });
-            if (in_kernel)
-            {
-                if (const std::optional<std::string> error = python_side::heartbeat_cell_error(*call.cell))
-                    throw usage_error("%%heartbeat: the cell is not valid Python: " + *error);
-            }
             std::vector<heartbeat_run> all;
             for_each_interpreter(o.targets, nullptr, [&](const interpreter_turn& turn) {
                 all.push_back(run_turn(call, turn, o));

@@ -412,6 +412,25 @@ namespace gillab
             return {{"lane", timeline_lanes[thread]}, {"thread", thread}, {"segments", segments}, {"held_ms", held_ms}};
         }
 
+        std::vector<std::int64_t> stamps_of(py::handle stamps)
+        {
+            py::buffer_info info = py::reinterpret_borrow<py::buffer>(stamps).request();
+            const auto* first = static_cast<const std::int64_t*>(info.ptr);
+            return {first, first + info.size};
+        }
+
+        // One interval's stamps, recorded by runners/task_timeline.py in the kernel (one interval a
+        // call: a second's stamps take tens of MB): its two stamping threads are the instrument,
+        // read here straight from their arrays.
+        gil_stamps record_timeline(double interval_s, double window_s)
+        {
+            const nl::json request = {{"task", "timeline"}, {"intervals_s", {interval_s}}, {"window_s", window_s}, {"capacity", timeline_capacity(window_s)}};
+            const py::dict answer = run_kernel_task(request, "switchinterval", py::dict());
+            const py::handle run = answer["runs"].cast<py::list>()[0];
+            const py::list own = run["stamps"];
+            return {run["opened_ns"].cast<std::int64_t>(), {stamps_of(own[0]), stamps_of(own[1])}};
+        }
+
         Result timeline_result(const options& o)
         {
             const std::vector<double> plan = o.intervals_s.empty() ? std::vector<double>{switch_interval_s()} : o.intervals_s;
@@ -425,42 +444,38 @@ namespace gillab
             chart.x_title = "time (ms)";
             chart.lanes = timeline_lanes;
             nl::json timelines = nl::json::array();
+            for (double interval_s : plan)
             {
-                scoped_switch_interval interval;
-                for (double interval_s : plan)
+                const gil_ownership ownership = gil_ownership_of(record_timeline(interval_s, o.duration_s));
+                std::vector<double> lengths;
+                nl::json turns = nl::json::array();
+                for (const gil_slice& turn : ownership.turns)
                 {
-                    interval.set(interval_s);
-                    const gil_ownership ownership = gil_ownership_of(python_side::record_timeline(o.duration_s));
-                    std::vector<double> lengths;
-                    nl::json turns = nl::json::array();
-                    for (const gil_slice& turn : ownership.turns)
-                    {
-                        lengths.push_back(turn.length_ms());
-                        turns.push_back({{"thread", turn.thread}, {"start_ms", turn.start_ms}, {"end_ms", turn.end_ms}});
-                    }
-                    const std::size_t band = chart.bands.size();
-                    chart.bands.push_back(interval_label(interval_s));
-                    nl::json lanes = nl::json::array();
-                    for (std::size_t thread = 0; thread < ownership.held.size(); ++thread)
-                    {
-                        for (const gil_span& span : ownership.held[thread])
-                            chart.segments.push_back({band, thread, span.start_ms, span.end_ms});
-                        lanes.push_back(lane_json(ownership, thread));
-                    }
-                    const double interval_ms = interval_s * 1e3;
-                    const summary s = summarize(lengths);
-                    const double p95 = quantile(lengths, 0.95);
-                    const auto doubles = std::count_if(lengths.begin(), lengths.end(),
-                                                       [&](double length) { return length > 1.5 * interval_ms; });
-                    // The published slice belongs to the default interval only.
-                    const bool at_default = std::fabs(interval_s - default_interval_s) < 1e-12;
-                    const double published_ms = python_side::published_for_magic("switchinterval").at("median_slice_ms").get<double>();
-                    const std::optional<double> figure = at_default ? std::make_optional(published_ms) : std::nullopt;
-                    result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
-                                                 s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
-                                                 number_or_blank(figure)});
-                    timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths}, {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)}, {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles}, {"turns", turns}, {"lanes", lanes}, {"max_overlap_ms", ownership.max_overlap_ms}, {"pause_threshold_ms", ownership.pause_threshold_ms}, {"published_median_slice_ms", number_or_null(figure)}});
+                    lengths.push_back(turn.length_ms());
+                    turns.push_back({{"thread", turn.thread}, {"start_ms", turn.start_ms}, {"end_ms", turn.end_ms}});
                 }
+                const std::size_t band = chart.bands.size();
+                chart.bands.push_back(interval_label(interval_s));
+                nl::json lanes = nl::json::array();
+                for (std::size_t thread = 0; thread < ownership.held.size(); ++thread)
+                {
+                    for (const gil_span& span : ownership.held[thread])
+                        chart.segments.push_back({band, thread, span.start_ms, span.end_ms});
+                    lanes.push_back(lane_json(ownership, thread));
+                }
+                const double interval_ms = interval_s * 1e3;
+                const summary s = summarize(lengths);
+                const double p95 = quantile(lengths, 0.95);
+                const auto doubles = std::count_if(lengths.begin(), lengths.end(),
+                                                   [&](double length) { return length > 1.5 * interval_ms; });
+                // The published slice belongs to the default interval only.
+                const bool at_default = std::fabs(interval_s - default_interval_s) < 1e-12;
+                const double published_ms = python_side::published_for_magic("switchinterval").at("median_slice_ms").get<double>();
+                const std::optional<double> figure = at_default ? std::make_optional(published_ms) : std::nullopt;
+                result.table.rows.push_back({interval_ms, static_cast<std::int64_t>(lengths.size()), s.median, p95,
+                                             s.max, static_cast<std::int64_t>(doubles), ownership.max_overlap_ms,
+                                             number_or_blank(figure)});
+                timelines.push_back({{"interval_ms", interval_ms}, {"slices", lengths}, {"median_slice_ms", number_or_null(s.median)}, {"p95_slice_ms", number_or_null(p95)}, {"max_slice_ms", number_or_null(s.max)}, {"double_slices", doubles}, {"turns", turns}, {"lanes", lanes}, {"max_overlap_ms", ownership.max_overlap_ms}, {"pause_threshold_ms", ownership.pause_threshold_ms}, {"published_median_slice_ms", number_or_null(figure)}});
             }
             result.table.notes.push_back("a turn runs from a thread's first clock stamp to the other thread's first; a "
                                          "double turn (over 1.5x the interval) is a hand-over that did not happen.");

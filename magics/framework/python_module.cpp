@@ -6,6 +6,7 @@
 
 #include "framework/args.hpp"
 #include "framework/gil_trace_tool.hpp"
+#include "framework/gil_watch_tool.hpp"
 #include "instruments/budget.hpp"
 #include "framework/runner.hpp"
 #include "framework/progress.hpp"
@@ -39,6 +40,7 @@ namespace gillab
         gillab::bind_budget(m);
         gillab::bind_runner_tools(m);
         gillab::bind_gil_trace_tool(m);
+        gillab::bind_gil_watch_tool(m);
         gillab::set_kernel_describer(&python_side::describe_kernel_interpreter);
         gillab::bind_progress(m);
 

@@ -5,25 +5,18 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
-#include "base/usage_error.hpp"
-
 namespace gillab::python_side
 {
     using namespace pybind11::literals;
 
-    namespace
-    {
-        std::vector<std::int64_t> stamps_of(py::handle stamps)
-        {
-            py::buffer_info info = py::reinterpret_borrow<py::buffer>(stamps).request();
-            const auto* first = static_cast<const std::int64_t*>(info.ptr);
-            return {first, first + info.size};
-        }
-    }
-
     py::module_ task_module(const std::string& task)
     {
         return py::module_::import(("gillab.runners.task_" + task).c_str());
+    }
+
+    py::object cell_error_type()
+    {
+        return py::module_::import("gillab.runners.cell_error").attr("CellError");
     }
 
     written_cell write_cell(const std::string& magic, const std::string& source, const std::vector<std::string>& entry_points)
@@ -134,47 +127,5 @@ namespace gillab::python_side
     {
         const py::object described = py::module_::import("gillab.magics.code_places").attr("describe")(places_to_describe(watch), watched_json(cell));
         return place_views(described.cast<nl::json>());
-    }
-
-    py::object compile_watched_cell(const std::string& cell)
-    {
-        py::module_ runner = py::module_::import("gillab.magics.cell_runner");
-        try
-        {
-            return runner.attr("compile_cell")(cell, "gilwatch");
-        }
-        catch (py::error_already_set& error)
-        {
-            if (!error.matches(runner.attr("CellSyntaxError"))) throw;
-            throw usage_error(py::str(error.value()).cast<std::string>());
-        }
-    }
-
-    void run_watched_cell(const py::object& code, const py::dict& user_ns)
-    {
-        py::module_::import("gillab.magics.cell_runner").attr("run")(code, user_ns);
-    }
-
-    std::optional<std::string> heartbeat_cell_error(const std::string& cell)
-    {
-        try
-        {
-            py::module_::import("gillab.runners.task_heartbeat").attr("compile_cell")(cell);
-            return std::nullopt;
-        }
-        catch (py::error_already_set& error)
-        {
-            // 3.11's compile refuses a null byte with ValueError, not SyntaxError.
-            if (!error.matches(PyExc_SyntaxError) && !error.matches(PyExc_ValueError)) throw;
-            return py::str(error.value()).cast<std::string>();
-        }
-    }
-
-    gil_stamps record_timeline(double window_s)
-    {
-        // The stamping threads are Python on purpose: they must hold the GIL to stamp.
-        py::tuple recorded = py::module_::import("gillab.magics.gil_timeline_recorder").attr("record")(window_s, timeline_capacity(window_s));
-        py::list per_thread = recorded[1];
-        return {recorded[0].cast<std::int64_t>(), {stamps_of(per_thread[0]), stamps_of(per_thread[1])}};
     }
 }

@@ -13,7 +13,6 @@
 #include <pybind11/pybind11.h>
 
 #include "instruments/blame_places.hpp"
-#include "instruments/gil_timeline.hpp"
 
 namespace gillab::python_side
 {
@@ -21,8 +20,11 @@ namespace gillab::python_side
     namespace nl = nlohmann;
 
     // gillab.runners.task_<task>: the runner a magic's measurement runs through (its
-    // measure(request, progress, tools) and CellError).
+    // measure(request, progress, tools)).
     py::module_ task_module(const std::string& task);
+
+    // gillab.runners.cell_error.CellError: what a runner raises for a cell it cannot measure.
+    py::object cell_error_type();
 
     // gillab.magics.cell_modules: a cell written as a module in a private folder.
     struct written_cell
@@ -70,17 +72,6 @@ namespace gillab::python_side
 
     // gillab.magics.code_places: the watch's places named for people (instruments/blame_places.hpp).
     std::vector<place_view> describe_places(const gil_watch_record& watch, const watched_cell& cell);
-
-    // gillab.magics.cell_runner: %%gilwatch's cell compiled with IPython's transforms (a syntax
-    // error is the student's usage_error), then run in the user's namespace.
-    py::object compile_watched_cell(const std::string& cell);
-    void run_watched_cell(const py::object& code, const py::dict& user_ns);
-
-    // gillab.runners.task_heartbeat.compile_cell: why the cell is not valid Python, or nullopt.
-    std::optional<std::string> heartbeat_cell_error(const std::string& cell);
-
-    // gillab.magics.gil_timeline_recorder: two Python threads stamping the clock (instruments/gil_timeline.hpp).
-    gil_stamps record_timeline(double window_s);
 
     // gillab.runners.interpreter: the kernel's own interpreter, as a probe describes a child's.
     nl::json describe_kernel_interpreter();

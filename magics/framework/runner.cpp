@@ -5,6 +5,7 @@
 #include <pybind11_json/pybind11_json.hpp>
 
 #include "framework/gil_trace_tool.hpp"
+#include "framework/gil_watch_tool.hpp"
 #include "framework/python_side.hpp"
 #include "instruments/budget.hpp"
 #include "instruments/gil_probe.hpp"
@@ -62,32 +63,38 @@ namespace gillab
                 "its figures, in the shape a runner hands back (the sample statistics summarised)");
     }
 
-    py::object native_tools()
+    py::object native_tools(const py::dict& user_ns)
     {
         return py::module_::import("types").attr("SimpleNamespace")(
             "threads"_a = py::cpp_function(&native_threads, "job"_a, "jobs"_a, "workers"_a, "budget_s"_a),
             "watchdog"_a = budget_watchdog_type(),
             "RunOverBudget"_a = py::handle(run_over_budget_type()),
             "probe"_a = py::type::of<gil_probe>(),
+            "watch"_a = gil_watch_type(),
             "gil_trace"_a = gil_trace_type(),
-            "in_fresh_interpreter"_a = py::cpp_function(&in_fresh_interpreter, "part"_a, "progress"_a));
+            "in_fresh_interpreter"_a = py::cpp_function(&in_fresh_interpreter, "part"_a, "progress"_a),
+            "namespace"_a = user_ns);
     }
 
     nl::json run_task(const measurement_target& target, const nl::json& request, const std::string& magic,
-                      const status_callback& progress, const py::dict& in_kernel)
+                      const status_callback& progress)
     {
         if (!target.is_kernel) return run_in_child(target, request, magic, progress);
+        return run_kernel_task(request, magic, py::dict(), progress).cast<nl::json>();
+    }
+
+    py::dict run_kernel_task(const nl::json& request, const std::string& magic, const py::dict& user_ns,
+                             const status_callback& progress)
+    {
         py::module_ task = python_side::task_module(request.at("task").get<std::string>());
         py::cpp_function report([progress](const std::string& status) { if (progress) progress(status); });
-        py::object tools = native_tools();
-        for (const auto& [name, value] : in_kernel) py::setattr(tools, name, value);
         try
         {
-            return task.attr("measure")(request, report, tools).cast<nl::json>();
+            return task.attr("measure")(request, report, native_tools(user_ns)).cast<py::dict>();
         }
         catch (py::error_already_set& error)
         {
-            if (error.matches(task.attr("CellError"))) throw usage_error("%" + magic + ": " + py::str(error.value()).cast<std::string>());
+            if (error.matches(python_side::cell_error_type())) throw usage_error("%" + magic + ": " + py::str(error.value()).cast<std::string>());
             throw;
         }
     }

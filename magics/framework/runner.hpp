@@ -28,20 +28,27 @@ namespace gillab
     //       the native pool (workers/thread_pool), released together, timed from the release;
     //   watchdog(after_s, thread_ids), RunOverBudget: the budget (instruments/budget);
     //   probe(schedule, every_s, capacity): a native GIL probe with start / stop / report;
+    //   watch(period_s, blame, follow_caller): who holds the GIL while a with-block runs
+    //       (framework/gil_watch_tool);
     //   gil_trace(): every GIL hand-over while a with-block runs (framework/gil_trace_tool);
     //   in_fresh_interpreter(part, progress): a part of the request measured by runners/child.py
-    //       in a fresh process of the kernel's own interpreter.
-    py::object native_tools();
+    //       in a fresh process of the kernel's own interpreter;
+    //   namespace: the user's namespace, where a magic's cell runs (empty for a magic without one).
+    py::object native_tools(const py::dict& user_ns = py::dict());
 
     using status_callback = std::function<void(const std::string&)>;
 
     // runners/task_<request["task"]>.py's answer to `request` under `target`:
-    // in the kernel with native_tools() and `in_kernel` added to them (what
-    // only the kernel has: the user's namespace, an instrument the magic reads
-    // itself afterwards), otherwise in a child (run_in_child).
+    // in the kernel with native_tools(), otherwise in a child (run_in_child).
     // A runner's CellError becomes a usage_error naming `magic`.
     nl::json run_task(const measurement_target& target, const nl::json& request, const std::string& magic,
-                      const status_callback& progress = {}, const py::dict& in_kernel = py::dict());
+                      const status_callback& progress = {});
+
+    // The same in the kernel, the cell's namespace `user_ns` handed over as tools.namespace; the
+    // answer as the runner made it, so that the native instruments it hands back (a finished
+    // watch, a stopped probe) are there for the magic to read.
+    py::dict run_kernel_task(const nl::json& request, const std::string& magic, const py::dict& user_ns,
+                             const status_callback& progress = {});
 
     // One interpreter's turn in a magic's measurement.
     struct interpreter_turn

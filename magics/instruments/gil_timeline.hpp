@@ -34,8 +34,8 @@ namespace gillab
         double max_overlap_ms = 0;  // longest time both threads' spans overlapped: 0 under a GIL
     };
 
-    // What the two stamping threads recorded (gillab.magics.gil_timeline_recorder, run through
-    // framework/python_side): the clock when the window opened and each thread's stamps, in ns.
+    // What the two stamping threads recorded (runners/task_timeline.py, which the magic runs):
+    // the clock when the window opened and each thread's stamps, in ns.
     struct gil_stamps
     {
         std::int64_t opened = 0;

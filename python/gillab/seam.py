@@ -8,16 +8,14 @@ here. A module named here is called from C++: rename or move it with its caller.
 CALLED_FROM_CPP = (
     # magics/framework/python_side.cpp
     "gillab.runners.task_",
-    "gillab.runners.task_heartbeat",
+    "gillab.runners.cell_error",
     "gillab.runners.cores",
     "gillab.runners.interpreter",
     "gillab.runners.process_tree",
     "gillab.magics.cell_modules",
-    "gillab.magics.cell_runner",
     "gillab.magics.charts",
     "gillab.magics.code_places",
     "gillab.magics.concurrency_facts",
-    "gillab.magics.gil_timeline_recorder",
     "gillab.magics.kernel_state",
     "gillab.magics.manuals",
     "gillab.course.published",

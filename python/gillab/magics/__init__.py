@@ -1,7 +1,6 @@
 """The native magics' Python helpers, each imported by the C++ part it serves: the cell written as
-a module (cell_modules) and run under a watch (cell_runner), the chart's PNG (charts), what
-%gilinfo reports (concurrency_facts), the switch-interval timeline's recorder
-(gil_timeline_recorder), what a magic saves and restores of the kernel (kernel_state), and the
-place the GIL sampler saw, as a student reads it (code_places), and each magic's manual in the
-reader's language (manuals). They run in the kernel only; the loops
-that also run in child interpreters are in gillab.runners."""
+a module (cell_modules), the chart's PNG (charts), what %gilinfo reports (concurrency_facts), what
+a magic saves and restores of the kernel (kernel_state), and the place the GIL sampler saw, as a
+student reads it (code_places), and each magic's manual in the reader's language (manuals). They
+run in the kernel only; the loops that measure (and also run in child interpreters) are in
+gillab.runners."""

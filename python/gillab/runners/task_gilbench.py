@@ -41,12 +41,14 @@ try:
     from . import peak_rss, process_tree, start_method as start_methods  # as gillab.runners.task_gilbench, in the kernel
     from .python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
     from .cell_error import CellError
+    from .student_code import students_frames
 except ImportError:
     import peak_rss  # from this folder, in a child (child.py)
     import process_tree
     import start_method as start_methods
     from python_tools import PYTHON_TOOLS, RunOverBudget, set_async_exc
     from cell_error import CellError
+    from student_code import students_frames
 
 try:
     import resource
@@ -112,18 +114,9 @@ def _job_error(mode, workers, index, error):
                     % (where, type(error).__name__, mode, _count(workers, "worker"), error), error)
 
 
-def _students_frames(tb):
-    """The traceback from the first frame outside this folder on: the job's own code first, not
-    the loop that called it."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    while tb is not None and os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) == here:
-        tb = tb.tb_next
-    return tb
-
-
 def _job_failure(mode, workers, index, error):
     """The JobError for a job that raised, the job's own traceback under the one-line message."""
-    text = "".join(traceback.format_exception(type(error), error, _students_frames(error.__traceback__)))
+    text = "".join(traceback.format_exception(type(error), error, students_frames(error.__traceback__)))
     return JobError("%s\n%s" % (_job_error(mode, workers, index, error), text), error)
 
 

@@ -2,24 +2,25 @@
 
 run_cell() runs a cell in a fresh asyncio event loop beside a heartbeat task that wants to wake
 every `every` seconds (the cell may use top-level await); asyncio's debug-mode warnings about
-slow callbacks are captured, never printed. measure() runs it beside a GIL probe: in the kernel
-the magic's native one, in a child interpreter (--python) a Python probe thread
-(lateness_probe.py) in its place. Standard library only, CPython 3.8+.
+slow callbacks are captured, never printed. measure() runs it beside a GIL probe, tools.probe:
+in the kernel the native one (magics/framework/runner's tools), in a child interpreter
+(--python) a Python probe thread (lateness_probe.py, python_tools.PYTHON_TOOLS) in its place.
+Standard library only, CPython 3.8+.
 """
 
-import ast
 import asyncio
 import builtins
+import contextlib
 import inspect
 import logging
 import time
 
 try:  # as gillab.runners.task_heartbeat, in the kernel
-    from .cell_error import CellError
-    from .lateness_probe import LatenessProbe
+    from .python_tools import PYTHON_TOOLS
+    from .student_code import as_the_students, compile_cell
 except ImportError:  # from this folder, in a child (child.py)
-    from cell_error import CellError
-    from lateness_probe import LatenessProbe
+    from python_tools import PYTHON_TOOLS
+    from student_code import as_the_students, compile_cell
 
 
 class _Capture(logging.Handler):
@@ -39,15 +40,10 @@ def _cancel_all(loop):
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
 
-def compile_cell(source):
-    return compile(source, "<%%heartbeat cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-
-
-def run_cell(source, namespace, every, warmup, slow):
-    """Runs the cell in a new loop, cleaned up on every exit (interrupt included) as asyncio.run
-    does, but with SIGINT left as KeyboardInterrupt so blocking cells stop. Returns the tick
-    times and the cell's start and end (time.perf_counter_ns) and the slow-callback messages."""
-    code = compile_cell(source)
+def run_cell(code, namespace, every, warmup, slow):
+    """Runs the compiled cell in a new loop, cleaned up on every exit (interrupt included) as
+    asyncio.run does, but with SIGINT left as KeyboardInterrupt so blocking cells stop. Returns the
+    tick times and the cell's start and end (time.perf_counter_ns) and the slow-callback messages."""
     ticks = []
     times = {}
 
@@ -98,31 +94,32 @@ def run_cell(source, namespace, every, warmup, slow):
 
 
 def measure(request, progress=None, tools=None):
-    """request: cell, every_s, warmup_s, slow_s, probe_every_s, capacity. In the kernel `tools`
-    brings the user's namespace and the magic's native GIL probe (tools.namespace,
-    tools.gil_probe), which the magic reads itself: times come back as time.perf_counter_ns().
-    In a child interpreter (tools None) the cell runs in a fresh namespace of its own (the
-    kernel's names are not here) beside a Python probe thread, whose report comes back, and times
-    are in ns since that probe started, as the kernel reports its own."""
-    try:
-        compile_cell(request["cell"])
-    except SyntaxError as error:
-        raise CellError("the cell is not valid Python here: %s (line %s)" % (error.msg, error.lineno))
-    in_kernel = tools is not None and hasattr(tools, "gil_probe")
+    """request: cell, every_s, warmup_s, slow_s, probe_every_s, capacity, blame. In the kernel
+    `tools` are the native ones: the cell runs in the user's namespace (tools.namespace) beside the
+    native probe (tools.probe) and, with blame, the sampler following this thread (tools.watch);
+    both are handed back in the answer for the magic to read, and times are
+    time.perf_counter_ns(). In a child interpreter (tools None) the cell runs in a fresh namespace
+    of its own (the kernel's names are not here) beside a Python probe thread, whose report comes
+    back, and times are in ns since that probe started, as the kernel reports its own."""
+    __tracebackhide__ = True  # an error in the cell shows the student's frames, not this one
+    code = compile_cell(request["cell"], "heartbeat")
+    in_kernel = tools is not None
     if in_kernel:
-        namespace, probe = tools.namespace, tools.gil_probe
+        namespace = tools.namespace
     else:
         namespace = {"__name__": "__main__", "__builtins__": builtins}
-        probe = LatenessProbe("sleep", request["probe_every_s"], request["capacity"])
-    probe.start()
-    try:
-        outcome = run_cell(request["cell"], namespace, request["every_s"], request["warmup_s"], request["slow_s"])
-    finally:
-        probe.stop()
+    probe = (tools if in_kernel else PYTHON_TOOLS).probe("sleep", request["probe_every_s"], request["capacity"])
+    following = in_kernel and request["blame"]
+    with (tools.watch(None, True, True) if following else contextlib.nullcontext()) as watch:
+        probe.start()
+        try:
+            outcome = run_cell(code, namespace, request["every_s"], request["warmup_s"], request["slow_s"])
+        except Exception as error:
+            raise as_the_students(error)
+        finally:
+            probe.stop()
     origin = 0 if in_kernel else probe.started_ns
-    answer = {"start_ns": outcome["start"] - origin, "cell_start_ns": outcome["cell_start"] - origin,
-              "cell_end_ns": outcome["cell_end"] - origin, "ticks_ns": [t - origin for t in outcome["ticks"]],
-              "slow": outcome["slow"]}
-    if not in_kernel:
-        answer["probe"] = probe.report()
-    return answer
+    cell = {"start_ns": outcome["start"] - origin, "cell_start_ns": outcome["cell_start"] - origin,
+            "cell_end_ns": outcome["cell_end"] - origin, "ticks_ns": [t - origin for t in outcome["ticks"]],
+            "slow": outcome["slow"]}
+    return {"cell": cell, "probe": probe if in_kernel else probe.report(), "watch": watch}

@@ -23,10 +23,12 @@ try:  # as gillab.runners.task_race, in the kernel
     from .python_tools import PYTHON_TOOLS
     from .switch_interval import ScopedSwitchInterval
     from .cell_error import CellError
+    from .student_code import as_the_students
 except ImportError:  # from this folder, in a child (child.py)
     from python_tools import PYTHON_TOOLS
     from switch_interval import ScopedSwitchInterval
     from cell_error import CellError
+    from student_code import as_the_students
 
 MODES = ("unlocked", "lock", "batch", "per-thread")
 # Calls whose effect is visible as a longer container: the check is then len(container).
@@ -195,7 +197,7 @@ def run_threads(tools, workers, iterations):
     return run["wall_s"]
 
 
-def measure(request, progress=None, tools=None):
+def _race(request, progress, tools):
     """request: cell, check, threads, iterations, runs, modes, batch, switch_interval_s (or None).
     tools: the kernel's native ones; None in a child. Returns the expected value and one record
     per run; the sequential reference run first."""
@@ -222,3 +224,13 @@ def measure(request, progress=None, tools=None):
     return {"expected": expected, "check": parts["check"], "statement": parts["statement"],
             "switch_interval_s": sys.getswitchinterval() if not request.get("switch_interval_s")
             else request["switch_interval_s"], "records": records}
+
+
+def measure(request, progress=None, tools=None):
+    """The race of `request` (see _race); an error in the student's setup or statement is raised
+    from her frames on."""
+    __tracebackhide__ = True  # IPython shows her frames, not this one
+    try:
+        return _race(request, progress, tools)
+    except Exception as error:
+        raise as_the_students(error)

@@ -1,6 +1,6 @@
 import sys
 
-from gillab.magics import gil_timeline_recorder
+from gillab.runners import task_timeline
 
 
 def test_two_threads_stamp_in_turns_for_the_window():
@@ -9,7 +9,7 @@ def test_two_threads_stamp_in_turns_for_the_window():
     previous = sys.getswitchinterval()
     sys.setswitchinterval(0.001)
     try:
-        opened, stamps = gil_timeline_recorder.record(0.25, 5_000_000)
+        opened, stamps = task_timeline.record(0.25, 5_000_000)
     finally:
         sys.setswitchinterval(previous)
     assert len(stamps) == 2
@@ -24,5 +24,13 @@ def test_two_threads_stamp_in_turns_for_the_window():
 
 
 def test_a_full_buffer_ends_the_thread_early():
-    opened, stamps = gil_timeline_recorder.record(1.0, 1000)
+    opened, stamps = task_timeline.record(1.0, 1000)
     assert [len(own) for own in stamps] == [1000, 1000]
+
+
+def test_every_interval_of_the_plan_is_recorded_in_order_and_the_interval_is_put_back():
+    previous = sys.getswitchinterval()
+    answer = task_timeline.measure({"intervals_s": [0.002, 0.0005], "window_s": 0.02, "capacity": 100_000})
+    assert [run["interval_s"] for run in answer["runs"]] == [0.002, 0.0005]
+    assert all(len(run["stamps"]) == 2 and len(run["stamps"][0]) > 0 for run in answer["runs"])
+    assert sys.getswitchinterval() == previous
