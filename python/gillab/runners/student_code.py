@@ -12,6 +12,7 @@ runner's frame is shown. Standard library only, CPython 3.8+."""
 import ast
 import asyncio
 import inspect
+import linecache
 import os
 import sys
 
@@ -34,11 +35,19 @@ def compile_cell(source, magic):
     if shell is not None:
         source = shell.transform_cell(source)
     try:
-        return compile(source, "<%%" + magic + " cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        return compile_shown(source, "<%%" + magic + " cell>", ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as error:
         raise CellError("the cell is not valid Python: %s (line %s)" % (error.msg, error.lineno)) from None
     except ValueError as error:  # 3.11's compile refuses a null byte with ValueError, not SyntaxError
         raise CellError("the cell is not valid Python: %s" % error) from None
+
+
+def compile_shown(source, filename, flags=0):
+    """compile(source, filename, "exec"), its lines kept where a traceback looks them up (as
+    IPython keeps a cell's), so an error in it shows the line, not only its number."""
+    code = compile(source, filename, "exec", flags=flags)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return code
 
 
 def run_cell(code, namespace):

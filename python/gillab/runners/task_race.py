@@ -23,12 +23,12 @@ try:  # as gillab.runners.task_race, in the kernel
     from .python_tools import PYTHON_TOOLS
     from .switch_interval import ScopedSwitchInterval
     from .cell_error import CellError
-    from .student_code import as_the_students
+    from .student_code import as_the_students, compile_shown
 except ImportError:  # from this folder, in a child (child.py)
     from python_tools import PYTHON_TOOLS
     from switch_interval import ScopedSwitchInterval
     from cell_error import CellError
-    from student_code import as_the_students
+    from student_code import as_the_students, compile_shown
 
 MODES = ("unlocked", "lock", "batch", "per-thread")
 # Calls whose effect is visible as a longer container: the check is then len(container).
@@ -155,8 +155,8 @@ class Prepared:
     def _namespace(parts, mode, batch):
         namespace = {"__name__": "__race__", "__builtins__": builtins,
                      "_race_lock": threading.Lock(), "_race_batch": batch}
-        exec(compile(parts["setup"], "<race cell>", "exec"), namespace)
-        exec(compile(worker_source(parts, mode), "<race worker>", "exec"), namespace)
+        exec(compile_shown(parts["setup"], "<race cell>"), namespace)
+        exec(compile_shown(worker_source(parts, mode), "<race worker>"), namespace)
         return namespace
 
     def _value(self, namespace):
