@@ -18,7 +18,9 @@ namespace gillab
         public:
             // period_s None: the default period (default_watch_period_s).
             gil_watch_tool(const std::optional<double>& period_s, bool blame, bool follow_caller)
-                : m_period_s(period_s.value_or(default_watch_period_s())), m_blame(blame), m_follow_caller(follow_caller)
+                : m_period_s(period_s.value_or(default_watch_period_s()))
+                , m_blame(blame)
+                , m_follow_caller(follow_caller)
             {
             }
 
