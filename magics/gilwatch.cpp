@@ -385,7 +385,6 @@ namespace gillab
                 throw usage_error("%%gilwatch takes no start/stop; those are for the line form %gilwatch");
             if (call.cell->find_first_not_of(" \t\r\n") == std::string::npos)
                 throw usage_error("%%gilwatch needs a cell to run");
-            // A cell form that watches another way (an option naming its own runner) branches off here.
             return watched_cell_result(call, period_s);
         }
     }

@@ -14,15 +14,12 @@
 
 #include "base/stats.hpp"
 #include "framework/progress.hpp"
-#include "framework/python_side.hpp"
 #include "framework/runner.hpp"
 #include "render/figures.hpp"
 #include "workers/interpreters.hpp"
 
 namespace gillab
 {
-    using namespace pybind11::literals;
-
     namespace
     {
         const char* forced_lane = "forced hand-overs";
@@ -150,16 +147,15 @@ namespace gillab
         }
 
         // The one interpreter --python names (the kernel by default) through runners/task_gil_trace.py:
-        // in the kernel the cell, compiled as the shell would, runs in the user's namespace inside the
-        // native trace; in a child, in a fresh namespace inside the trace library's.
+        // in the kernel the cell, compiled as the shell would, runs in the user's namespace
+        // (tools.namespace) inside the native trace; in a child, in a fresh namespace inside the
+        // trace library's.
         exact_trace trace_cell(const magic_call& call, const measurement_target& target)
         {
             progress_ticker ticker("gilwatch", "tracing the cell");
-            if (!target.is_kernel) return trace_of(run_task(target, {{"task", "gil_trace"}, {"cell", *call.cell}}, "gilwatch"));
-            const py::object code = python_side::compile_watched_cell(*call.cell);
-            const py::dict user_ns = call.user_ns;
-            const py::cpp_function cell([code, user_ns]() { python_side::run_watched_cell(code, user_ns); });
-            return trace_of(run_task(target, {{"task", "gil_trace"}}, "gilwatch", {}, py::dict("cell"_a = cell)));
+            const nl::json request = {{"task", "gil_trace"}, {"cell", *call.cell}};
+            if (!target.is_kernel) return trace_of(run_task(target, request, "gilwatch"));
+            return trace_of(run_kernel_task(request, "gilwatch", call.user_ns).cast<nl::json>());
         }
 
         measurement_target one_target(const magic_call& call)

@@ -15,11 +15,11 @@ import sys
 import threading
 
 try:  # as gillab.runners.task_gil_trace, in the kernel
-    from .cell_error import CellError
     from .gil_layout import ChildTrace
+    from .student_code import as_the_students, compile_cell, run_cell
 except ImportError:  # from this folder, in a child (child.py)
-    from cell_error import CellError
     from gil_layout import ChildTrace
+    from student_code import as_the_students, compile_cell, run_cell
 
 
 class _ThreadNames:
@@ -45,28 +45,23 @@ class _ThreadNames:
         self.names.update((t.ident, t.name) for t in threading.enumerate())
 
 
-def _child_cell(request):
-    try:
-        code = compile(request["cell"], "<%%gilwatch cell>", "exec")
-    except (SyntaxError, ValueError) as error:
-        raise CellError("the cell is not valid Python here: %s" % (error,))
-    namespace = {"__name__": "__main__", "__builtins__": builtins}
-    return lambda: exec(code, namespace)
-
-
 def measure(request, progress=None, tools=None):
-    """request: {"task": "gil_trace"}, and in a child "cell", the cell's source. In the kernel
-    `tools` brings the trace (tools.gil_trace) and the cell, compiled and bound to the user's
-    namespace as the shell runs it (tools.cell()); in a child the cell runs in a fresh namespace
-    inside the trace library's trace. Answers the trace's result (interval_s, interval_end_s,
-    duration_s, switches, lost, forced, voluntary, threads with their spans, handovers) with each
-    thread's "name" added."""
-    in_kernel = tools is not None and hasattr(tools, "gil_trace")
-    cell = tools.cell if in_kernel else _child_cell(request)
+    """request: {"task": "gil_trace", "cell": the cell's source}. In the kernel `tools` brings the
+    trace (tools.gil_trace) and the user's namespace (tools.namespace), where the cell runs as the
+    shell runs it; in a child the cell runs in a fresh namespace inside the trace library's trace.
+    Answers the trace's result (interval_s, interval_end_s, duration_s, switches, lost, forced,
+    voluntary, threads with their spans, handovers) with each thread's "name" added."""
+    __tracebackhide__ = True  # an error in the cell shows the student's frames, not this one
+    in_kernel = tools is not None
+    code = compile_cell(request["cell"], "gilwatch")
+    namespace = tools.namespace if in_kernel else {"__name__": "__main__", "__builtins__": builtins}
     trace = tools.gil_trace() if in_kernel else ChildTrace()
     with _ThreadNames() as names:
         with trace:
-            cell()
+            try:
+                run_cell(code, namespace)
+            except Exception as error:
+                raise as_the_students(error)
     result = trace.result()
     for thread in result["threads"]:
         thread["name"] = names.names.get(thread["ident"], "thread %d" % thread["ident"])
