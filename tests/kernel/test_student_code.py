@@ -1,12 +1,12 @@
 """The student's cell under the magics that run it (runners/student_code): IPython's syntax works
-alike under %%gilwatch and %%heartbeat, and an error in her code shows her frames and her line,
+alike under %%gilwatch (sampled and --exact) and %%heartbeat, and an error in her code shows her frames and her line,
 none of the runners'."""
 
 import re
 
 import pytest
 
-CELL_MAGICS = ["%%gilwatch", "%%heartbeat --no-blame"]
+CELL_MAGICS = ["%%gilwatch", "%%gilwatch --exact", "%%heartbeat --no-blame"]
 
 
 def shown(result):
@@ -31,6 +31,7 @@ SHARE = "def share(total, parts):\n    return total / parts\nshare(10, 0)\n"
 
 @pytest.mark.parametrize("magic, cell, her_line", [
     ("%%gilwatch", SHARE, "return total / parts"),
+    ("%%gilwatch --exact", SHARE, "return total / parts"),
     ("%%heartbeat --no-blame", SHARE, "return total / parts"),
     ("%%race --threads 2 --iterations 10 --runs 1", "total = 0\ntotal = total + 10 / 0\n", "total + 10 / 0"),
 ])
