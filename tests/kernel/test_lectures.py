@@ -46,14 +46,17 @@ print("LECTURE-FACTS " + _json.dumps({
 import json as _json
 print("LECTURE-FACTS " + _json.dumps({
     "python_threads_cores": max(r["cores_used"] for r in cpu_threads.rows if r["mode"] == "threads"),
-    "handover_rates": handover_rates}))
+    "handover_rates": handover_rates, "forced_per_s": forced_per_s, "interval_ms": exact_2.switch_interval_ms,
+    "forced_asleep_ms": [w["interval_ms"] for w in exact_2.waits(forced=True) if w["taker"].startswith("spin")]}))
 """,
     "03-waiting-threads-pools-asyncio.ipynb": """
 import json as _json
 print("LECTURE-FACTS " + _json.dumps({
     "default_pool": waits.wall("threads", POOL), "thread_per_wait": waits.wall("threads", N),
     "asyncio_unlimited": waits.wall("asyncio", N), "rounds_floor": math.ceil(N / POOL) * DELAY, "delay": DELAY,
-    "convoy_alone": convoy[(False, 0.005)], "convoy_beside": beside_at_5ms}))
+    "convoy_alone": convoy[(False, 0.005)], "convoy_beside": beside_at_5ms,
+    "convoy_interval_ms": convoy_trace.switch_interval_ms,
+    "convoy_forced_asleep_ms": [w["interval_ms"] for w in convoy_trace.waits("answering", forced=True)]}))
 """,
     "04-races-the-gil-is-not-thread-safety.ipynb": """
 import json as _json
@@ -285,6 +288,10 @@ def lecture_2_facts(facts):
     rates = facts["handover_rates"]
     assert all(rate > 0 for rate in rates.values()), rates
     assert rates["8"] < 2 * rates["2"], rates
+    # The exact trace: a forced hand-over needs a whole interval's wait first, so two spinners see at
+    # most one per interval, and each of their forced waits began with an interval asleep.
+    assert 0 < facts["forced_per_s"] <= 1.1 * 1000 / facts["interval_ms"], facts
+    assert facts["forced_asleep_ms"] and min(facts["forced_asleep_ms"]) >= 0.9 * facts["interval_ms"], facts
 
 
 def lecture_3_facts(facts):
@@ -297,6 +304,9 @@ def lecture_3_facts(facts):
     # The convoy: beside a thread computing in Python, every round trip waits for the GIL twice,
     # so the answering thread manages fewer requests than alone, however loaded the machine.
     assert facts["convoy_beside"] < facts["convoy_alone"], facts
+    # Each time the answering thread forced the GIL out of a holder, it had slept a whole interval first.
+    asleep = facts["convoy_forced_asleep_ms"]
+    assert asleep and min(asleep) >= 0.9 * facts["convoy_interval_ms"], facts
 
 
 def lecture_4_facts(facts):
