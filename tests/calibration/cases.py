@@ -150,13 +150,10 @@ def heartbeat_cases(size):
                  ["%%heartbeat -o _calib\nimport time\ntime.sleep(0.3)", "_calib.max_gap_ms"],
                  "heartbeat.blocked_max_gap_ms(0.3)", "ms", margin=1.5),
             # each tick waits for the GIL behind the spinner (up to a switch interval) and, on a
-            # loaded machine, for a core: the median of a few dozen gaps moves with the load.
-            # Full size only (make calibrate): the magic's own GIL probe is a third thread asking
-            # for the GIL, and which waiter a hand-over wakes moves the median either way (x0.69 to
-            # x2.07 in runs of one day, docs/benchmarks.md): a disagreement still open.
+            # loaded machine, for a core: the median of a few dozen gaps moves with the load
             Case("%%heartbeat median gap beside a pure-Python spinner", "asyncio heartbeat task beside the spinner",
                  ["%%heartbeat -o _calib\n" + LOAD_CELL % (load, load), "_calib.median_gap_ms"],
-                 "heartbeat.beside_spinner_median_gap_ms(%s)" % load, "ms", margin=2.0, noisy=True)][:2 if size == "full" else 1]
+                 "heartbeat.beside_spinner_median_gap_ms(%s)" % load, "ms", margin=2.0, noisy=True)]
 
 
 GILWATCH_CELL = ("import gilwatch\nthreads = gilwatch.threads_for(%r, %s)\n"
