@@ -160,6 +160,10 @@ GILWATCH_CELL = ("import gilwatch\nthreads = gilwatch.threads_for(%r, %s)\n"
                  "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()")
 
 
+COUNTING_CELL = ("import gilwatch\nthreads, _turns = gilwatch.counting_spinners(%s)\n"
+                 "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()")
+
+
 def gilwatch_cases(size):
     seconds = "1.0" if size == "full" else "0.5"
     cases = []
@@ -173,4 +177,9 @@ def gilwatch_cases(size):
         cases.append(Case("%%%%gilwatch %s's part of the held GIL (%s)" % (name, design),
                           "%s's part of the threads' CPU time (time.thread_time)" % name,
                           magic, "gilwatch.cpu_fraction(%r, %s, %r)" % (design, seconds, name), "", margin=1.5))
+    # the sampled turns against the spinners' own count in a run of their own: on a loaded machine
+    # a turn may last several switch intervals, and how many varies from run to run (±20%)
+    cases.append(Case("%%gilwatch turns of two pure-Python spinners", "the spinners' own count of their turns",
+                      ["%%gilwatch -o _calib\n" + COUNTING_CELL % seconds, "_calib.turns('spin-0') + _calib.turns('spin-1')"],
+                      "gilwatch.counted_turns(%s)" % seconds, "turns", margin=2.0, noisy=True))
     return cases
