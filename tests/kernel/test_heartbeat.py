@@ -185,7 +185,6 @@ def test_a_cell_running_for_seconds_shows_its_progress(kernel):
     assert updates and "so far" not in updates[-1], updates
 
 
-
 def test_the_loop_checks_no_source_file_per_callback_however_full_linecache_is(kernel):
     # asyncio's debug mode records a stack with each callback and stats the files linecache holds
     # for it: each stat gives the GIL away, and beside a computing thread the loop then waits a
