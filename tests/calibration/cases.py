@@ -150,16 +150,17 @@ def heartbeat_cases(size):
                  ["%%heartbeat -o _calib\nimport time\ntime.sleep(0.3)", "_calib.max_gap_ms"],
                  "heartbeat.blocked_max_gap_ms(0.3)", "ms", margin=1.5),
             # each tick waits for the GIL behind the spinner (up to a switch interval) and, on a
-            # loaded machine, for a core: the median of a few dozen gaps moves with the load.
-            # Full size only (make calibrate): the magic's own GIL probe is a third thread asking
-            # for the GIL, and which waiter a hand-over wakes moves the median either way (x0.69 to
-            # x2.07 in runs of one day, docs/benchmarks.md): a disagreement still open.
+            # loaded machine, for a core: the median of a few dozen gaps moves with the load
             Case("%%heartbeat median gap beside a pure-Python spinner", "asyncio heartbeat task beside the spinner",
                  ["%%heartbeat -o _calib\n" + LOAD_CELL % (load, load), "_calib.median_gap_ms"],
-                 "heartbeat.beside_spinner_median_gap_ms(%s)" % load, "ms", margin=2.0, noisy=True)][:2 if size == "full" else 1]
+                 "heartbeat.beside_spinner_median_gap_ms(%s)" % load, "ms", margin=2.0, noisy=True)]
 
 
 GILWATCH_CELL = ("import gilwatch\nthreads = gilwatch.threads_for(%r, %s)\n"
+                 "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()")
+
+
+COUNTING_CELL = ("import gilwatch\nthreads, _turns = gilwatch.counting_spinners(%s)\n"
                  "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()")
 
 
@@ -176,4 +177,10 @@ def gilwatch_cases(size):
         cases.append(Case("%%%%gilwatch %s's part of the held GIL (%s)" % (name, design),
                           "%s's part of the threads' CPU time (time.thread_time)" % name,
                           magic, "gilwatch.cpu_fraction(%r, %s, %r)" % (design, seconds, name), "", margin=1.5))
+    # the sampled turns against the spinners' own count in a run of their own: on a loaded machine
+    # a turn may last several switch intervals, and how many varies from run to run; runs under
+    # the sampler hand over more often (x1.5, docs/benchmarks.md): ±20%, and a 2.5x margin
+    cases.append(Case("%%gilwatch turns of two pure-Python spinners", "the spinners' own count of their turns",
+                      ["%%gilwatch -o _calib\n" + COUNTING_CELL % seconds, "_calib.turns('spin-0') + _calib.turns('spin-1')"],
+                      "gilwatch.counted_turns(%s)" % seconds, "turns", margin=2.5, noisy=True))
     return cases

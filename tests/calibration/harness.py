@@ -33,7 +33,7 @@ class Outcome:
 
     @property
     def ratios(self):
-        return [m / r for m, r in zip(self.magic, self.reference)]
+        return [m / r if r else float("inf") for m, r in zip(self.magic, self.reference)]
 
     def ratio(self):
         return statistics.median(self.ratios)

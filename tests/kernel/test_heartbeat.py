@@ -183,3 +183,22 @@ def test_a_cell_running_for_seconds_shows_its_progress(kernel):
     updates = [m["content"]["data"]["text/plain"] for m in result.of_type("update_display_data")
                if m["content"]["transient"]["display_id"] == display_id]
     assert updates and "so far" not in updates[-1], updates
+
+
+def test_the_loop_checks_no_source_file_per_callback_however_full_linecache_is(kernel):
+    # asyncio's debug mode records a stack with each callback and stats the files linecache holds
+    # for it: each stat gives the GIL away, and beside a computing thread the loop then waits a
+    # switch interval to win it back. The heartbeat keeps debug mode's slow-callback flags only.
+    kernel.ok("import linecache, sys\nfor _m in list(sys.modules.values()):\n"
+              "    if getattr(_m, '__file__', None):\n        linecache.getlines(_m.__file__)\n"
+              "_checked = []\n_checkcache = linecache.checkcache\n"
+              "linecache.checkcache = lambda *a: (_checked.append(a), _checkcache(*a))[1]\n")
+    try:
+        result = kernel.execute("%%heartbeat -o hb\nimport asyncio, time\nawait asyncio.sleep(0.3)\ntime.sleep(0.15)\n",
+                                timeout=60)
+    finally:
+        kernel.ok("linecache.checkcache = _checkcache")
+    assert result.status == "ok", result.reply["content"]
+    assert kernel.eval("hb.ticks") > 10
+    assert kernel.eval("len(_checked)") < kernel.eval("hb.ticks"), kernel.eval("_checked[:5]")
+    assert "took" in kernel.eval("hb.slow_callbacks")[0]  # slow callbacks are still flagged

@@ -40,6 +40,16 @@ def _cancel_all(loop):
         loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
 
+class _SlowCallbackLoop(asyncio.SelectorEventLoop):
+    """Debug mode's slow-callback warnings only. Debug mode also records a stack summary with
+    every callback, future and task, which stats source files that linecache holds: each stat
+    releases the GIL, and beside a computing thread every release costs the loop a switch
+    interval to win it back, so the gaps it measured grew with that cache."""
+
+    def get_debug(self):  # read where stacks are recorded; slow callbacks read self._debug
+        return False
+
+
 def run_cell(code, namespace, every, warmup, slow):
     """Runs the compiled cell in a new loop, cleaned up on every exit (interrupt included) as
     asyncio.run does, but with SIGINT left as KeyboardInterrupt so blocking cells stop. Returns the
@@ -72,7 +82,7 @@ def run_cell(code, namespace, every, warmup, slow):
     capture = _Capture()
     logger.handlers, logger.propagate = [capture], False
     logger.setLevel(logging.WARNING)
-    loop = asyncio.new_event_loop()
+    loop = _SlowCallbackLoop()
     loop.set_debug(True)
     loop.slow_callback_duration = slow
     try:

@@ -1,7 +1,8 @@
 """Plain reference for %%race: N `threading.Thread`s each repeat `counter = one_more(counter)`
-M times on one module-level counter, started one after another and joined, timed with
-time.perf_counter from the first start to the last join. Lost = N*M - counter. The locked
-variant wraps each repetition in `with lock:`. Standard library only;
+M times on one module-level counter. They start, wait at a threading.Barrier until all are up,
+and are released together (so each run races N threads from its first repetition, and thread
+start-up is not timed): time.perf_counter from the release to the last thread done. Lost =
+N*M - counter. The locked variant wraps each repetition in `with lock:`. Standard library only;
 `python3 race.py THREADS ITERATIONS [lock]` prints lost and seconds.
 """
 
@@ -34,14 +35,22 @@ def race(threads, iterations, locked=False):
     global counter
     counter = 0
     lock = threading.Lock()
-    workers = [threading.Thread(target=_locked if locked else _unlocked, args=(iterations, lock))
-               for _ in range(threads)]
+    start_line = threading.Barrier(threads + 1)
+    done = []
+
+    def worker(repeat):
+        start_line.wait()
+        repeat(iterations, lock)
+        done.append(time.perf_counter())
+
+    workers = [threading.Thread(target=worker, args=(_locked if locked else _unlocked,)) for _ in range(threads)]
+    for thread in workers:
+        thread.start()
+    start_line.wait()
     start = time.perf_counter()
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return threads * iterations - counter, time.perf_counter() - start
+    for thread in workers:
+        thread.join()
+    return threads * iterations - counter, max(done) - start
 
 
 def lost_percent(threads, iterations):
