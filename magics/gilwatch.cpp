@@ -50,9 +50,8 @@ namespace gillab
 
         arg_parser parser()
         {
-            return arg_parser(
+            return manual_parser(
                 "gilwatch",
-                manual("gilwatch"),
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
                                              "interval / 5, within 50us to 1ms)"},
                  {"no-blame", 0, "", "do not read the holders' frames (no blame table)"},
