@@ -58,7 +58,7 @@ namespace gillab
                  exact_option(),
                  python_option(),
                  output_option()},
-                1, "start|stop: the line form, one watch across cells");
+                {}, 1, "start|stop: the line form, one watch across cells");
         }
 
         double read_period(const parsed_args& args)
