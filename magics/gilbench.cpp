@@ -43,9 +43,8 @@ namespace gillab
 
         arg_parser parser()
         {
-            return arg_parser(
+            return manual_parser(
                 "gilbench",
-                manual("gilbench", {{"presets", gilbench_presets_help()}}),
                 {{"preset", 'p', "NAME", "one of the course's tables: " + join_names(gilbench_preset_names()) + " (see Presets above)"},
                  {"modes", 'm', "MODE,...", "sequential, threads, processes, asyncio (default: all that the cell supports)"},
                  {"workers", 'w', "N|default|per-job,...",
@@ -66,7 +65,8 @@ namespace gillab
                  {"memory", 0, "", "also run each configuration once in a fresh interpreter (plain ThreadPoolExecutor, "
                                    "ProcessPoolExecutor or asyncio.gather) and show its peak RSS (VmHWM)"},
                  python_option(),
-                 output_option()});
+                 output_option()},
+                {{"presets", gilbench_presets_help()}});
         }
 
         options read_options(const parsed_args& typed, const parsed_args& preset, bool has_job, bool has_ajob)

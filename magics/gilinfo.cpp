@@ -135,9 +135,7 @@ namespace gillab
     {
         return {"gilinfo",
                 magic_kind::line,
-                arg_parser("gilinfo",
-                           manual("gilinfo"),
-                           {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
+                manual_parser("gilinfo", {{"interpreters", 0, "", "list the CPythons on this machine instead"}, output_option()}),
                 &measure};
     }
 }

@@ -50,16 +50,15 @@ namespace gillab
 
         arg_parser parser()
         {
-            return arg_parser(
+            return manual_parser(
                 "gilwatch",
-                manual("gilwatch"),
                 {{"period", 'p', "DURATION", "time between two samples of the GIL state (10us to 10ms; default the switch "
                                              "interval / 5, within 50us to 1ms)"},
                  {"no-blame", 0, "", "do not read the holders' frames (no blame table)"},
                  exact_option(),
                  python_option(),
                  output_option()},
-                1, "start|stop: the line form, one watch across cells");
+                {}, 1, "start|stop: the line form, one watch across cells");
         }
 
         double read_period(const parsed_args& args)

@@ -54,7 +54,7 @@ namespace gillab
             double slow_s;
             double warmup_s;
             std::vector<measurement_target> targets;
-            bool show_published = true;
+            published_figures published;
             bool blame = true;
         };
 
@@ -62,9 +62,8 @@ namespace gillab
 
         arg_parser parser()
         {
-            return arg_parser(
+            return manual_parser(
                 "heartbeat",
-                manual("heartbeat"),
                 {{"every", 'e', "DURATION", "how often the asyncio heartbeat wants to wake (default 10ms)"},
                  {"probe-every", 'p', "DURATION", "how often the native probe asks for the GIL (default 10ms, the heartbeat's period)"},
                  {"slow", 0, "DURATION", "flag callbacks holding the loop longer than this (default 100ms)"},
@@ -73,12 +72,14 @@ namespace gillab
                  {"no-blame", 0, "", "do not follow the loop's thread (no blame table)"},
                  python_option(),
                  output_option()},
-                1, "start|stop: the line form, a native probe across cells");
+                {},
+                1,
+                "start|stop: the line form, a native probe across cells");
         }
 
         options read_options(const parsed_args& args)
         {
-            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.010, 20e-6, 1.0), args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}, !args.has("no-published"), !args.has("no-blame")};
+            return {args.duration("every", 0.010, 0.001, 10.0), args.duration("probe-every", 0.010, 20e-6, 1.0), args.duration("slow", 0.100, 0.001, 60.0), args.duration("warmup", 0.050, 0.0, 10.0), {}, read_published_choice(args), !args.has("no-blame")};
         }
 
         // ---- measure --------------------------------------------------------
@@ -295,12 +296,8 @@ namespace gillab
                                      ? "heartbeat: how late things ran while the cell ran, in " + count_text(all.size(), "interpreter")
                                      : "heartbeat: how late things ran while the cell ran (" + ms_text((first.cell_end_ms - first.cell_start_ms)) + ")";
             result.table.columns = heartbeat_columns(per_interpreter, slow_ms);
-            Chart chart;
-            chart.kind = Chart::Kind::lines;
-            chart.steps = true;  // a gap or a wait is a span that ends at its tick
-            chart.title = "Gaps between heartbeat ticks and GIL waits over time";
-            chart.x_title = "time since the heartbeat started (ms)";
-            chart.y_title = "gap / wait (ms)";
+            Chart chart = Chart::step_lines("Gaps between heartbeat ticks and GIL waits over time",
+                                            "time since the heartbeat started (ms)", "gap / wait (ms)");
             result.table.notes.push_back("gap: time between two ticks of the asyncio heartbeat (ideal: its period); wait: time "
                                          "the GIL probe waited for the GIL (ideal: 0).");
             nl::json interpreters = nl::json::array();
@@ -323,9 +320,8 @@ namespace gillab
                 result.table.notes.push_back(std::string("child interpreters: ") + python_probe_limit);
             chart.rules.push_back({"heartbeat every " + ms_text(o.every_s * 1e3), o.every_s * 1e3});
             chart.rules.push_back({"slow callback " + ms_text(slow_ms), slow_ms});
+            o.published.add_to("heartbeat", result.table.notes, chart);
             result.chart = chart;
-            if (o.show_published)
-                result.table.notes.push_back(python_side::published_for_magic("heartbeat").at("note").get<std::string>());
             // The first interpreter's figures at the top level, every interpreter's under "interpreters".
             result.data = interpreters[0];
             for (const char* key : {"python", "requested", "kernel", "interpreter"}) result.data.erase(key);
@@ -342,12 +338,7 @@ namespace gillab
             result.table.title = "heartbeat: the GIL over " + ms_text(std::round(s.span_s * 1e4) / 10) +
                                  " between %heartbeat start and stop";
             result.table.columns = {{"probe", "probe", ""}, {"every", "wants to run every", "ms"}, {"count", "count", ""}, {"median", "median wait", "ms"}, {"p95", "p95", "ms"}, {"max", "max", "ms"}, {"over_slow", "over " + ms_text(o.slow_s * 1e3), ""}};
-            Chart chart;
-            chart.kind = Chart::Kind::lines;
-            chart.steps = true;  // a gap or a wait is a span that ends at its tick
-            chart.title = "GIL waits over time";
-            chart.x_title = "time since %heartbeat start (ms)";
-            chart.y_title = "wait (ms)";
+            Chart chart = Chart::step_lines("GIL waits over time", "time since %heartbeat start (ms)", "wait (ms)");
             nl::json part = gil_part(gil, probe_name(gil, true), "", {}, o.slow_s * 1e3, result, chart);
             chart.rules.push_back({"slow " + ms_text(o.slow_s * 1e3), o.slow_s * 1e3});
             result.chart = chart;

@@ -44,4 +44,11 @@ namespace gillab
         }
         return text;
     }
+
+    arg_parser manual_parser(const std::string& magic, std::vector<option_spec> options,
+                             const std::map<std::string, std::string>& fill, std::size_t max_positionals,
+                             std::string positional_help)
+    {
+        return arg_parser(magic, manual(magic, fill), std::move(options), max_positionals, std::move(positional_help));
+    }
 }

@@ -7,6 +7,9 @@
 
 #include <map>
 #include <string>
+#include <vector>
+
+#include "framework/args.hpp"
 
 namespace gillab
 {
@@ -15,4 +18,9 @@ namespace gillab
     // file gives one line saying where it was looked for, never an exception:
     // help must not fail. Needs the GIL.
     std::string manual(const std::string& magic, const std::map<std::string, std::string>& fill = {});
+
+    // The parser of `magic` whose help is its manual (filled with `fill`): the name said once.
+    arg_parser manual_parser(const std::string& magic, std::vector<option_spec> options,
+                             const std::map<std::string, std::string>& fill = {}, std::size_t max_positionals = 0,
+                             std::string positional_help = "");
 }

@@ -35,16 +35,15 @@ namespace gillab
             std::string check;
             std::optional<double> switch_interval_s;
             std::vector<measurement_target> targets;
-            bool show_published = true;
+            published_figures published;
         };
 
         // ---- parse ----------------------------------------------------------
 
         arg_parser parser()
         {
-            return arg_parser(
+            return manual_parser(
                 "race",
-                manual("race"),
                 {{"threads", 't', "N", "threads (default 4)"},
                  {"iterations", 'n', "M", "repetitions per thread (default 100000; the published runs used 1000000)"},
                  {"runs", 'r', "N", "runs per mode (default 3)"},
@@ -76,7 +75,7 @@ namespace gillab
                 check_switch_interval(*o.switch_interval_s, "%race --switch-interval");
             }
             o.targets = resolve_interpreters(args.text("python", ""), "race");
-            o.show_published = !args.has("no-published");
+            o.published = read_published_choice(args);
             return o;
         }
 
@@ -274,16 +273,10 @@ namespace gillab
                 if (!why.empty()) result.table.notes.push_back(why);
                 interpreters.push_back(interpreter_record(m, by_mode, why));
             }
-            const nl::json published = python_side::published_for_magic("race");
-            if (o.show_published)
-            {
-                result.table.notes.push_back(published["note"].get<std::string>());
-                for (const nl::json& rule : published["chart_rules"])
-                    chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
-            }
+            o.published.add_to("race", result.table.notes, chart);
             result.chart = chart;
             const nl::json& first = interpreters[0];
-            result.data = {{"expected", first["expected"]}, {"check", first["check"]}, {"statement", first["statement"]}, {"interpreters", interpreters}, {"runs", runs}, {"explanation", first["explanation"]}, {"published", published["data"]}, {"options", options_json(o)}};
+            result.data = {{"expected", first["expected"]}, {"check", first["check"]}, {"statement", first["statement"]}, {"interpreters", interpreters}, {"runs", runs}, {"explanation", first["explanation"]}, {"published", python_side::published_for_magic("race").at("data")}, {"options", options_json(o)}};
             return result;
         }
 

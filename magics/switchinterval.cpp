@@ -71,9 +71,8 @@ namespace gillab
         {
             std::string loads;
             for (const spinner_load& load : spinner_loads()) loads += "\n    " + load.name + ": " + load.step;
-            return arg_parser(
+            return manual_parser(
                 "switchinterval",
-                manual("switchinterval", {{"loads", loads}}),
                 {{"sweep", 's', "DURATION,...", "intervals to measure, such as 5ms,1ms,0.2ms"},
                  {"probe", 'p', "sleep|yield|none", "the probe thread (default sleep)"},
                  {"load", 'l', "LOAD", "python, bigint, sorted, regex, zlib or none (default python)"},
@@ -82,7 +81,9 @@ namespace gillab
                  {"timeline", 't', "", "record which thread held the GIL, turn by turn"},
                  python_option(),
                  output_option()},
-                1, "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
+                {{"loads", loads}},
+                1,
+                "VALUE: a new interval (5ms, 0.2ms, 200us or seconds such as 0.001)");
         }
 
         options read_options(const parsed_args& args)

@@ -11,7 +11,7 @@ namespace gillab::python_side
 
     py::module_ task_module(const std::string& task)
     {
-        return py::module_::import(("gillab.runners.task_" + task).c_str());
+        return py::module_::import("gillab.runners.tasks").attr("task_module")(task).cast<py::module_>();
     }
 
     py::object cell_error_type()

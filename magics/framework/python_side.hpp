@@ -19,8 +19,8 @@ namespace gillab::python_side
     namespace py = pybind11;
     namespace nl = nlohmann;
 
-    // gillab.runners.task_<task>: the runner a magic's measurement runs through (its
-    // measure(request, progress, tools)).
+    // The runner a magic's measurement runs through (its measure(request, progress, tools)),
+    // found in TASKS of gillab.runners.tasks as a child finds it; CellError for an unknown task.
     py::module_ task_module(const std::string& task);
 
     // gillab.runners.cell_error.CellError: what a runner raises for a cell it cannot measure.

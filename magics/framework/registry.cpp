@@ -2,6 +2,7 @@
 
 #include "framework/magic_state.hpp"
 #include "framework/presentation.hpp"
+#include "framework/python_side.hpp"
 
 namespace gillab
 {
@@ -35,6 +36,20 @@ namespace gillab
     option_spec no_published_option()
     {
         return {"no-published", 0, "", "leave the published figures out of the table and chart (predict first)"};
+    }
+
+    published_figures read_published_choice(const parsed_args& args)
+    {
+        return {!args.has("no-published")};
+    }
+
+    void published_figures::add_to(const std::string& magic, std::vector<std::string>& notes, Chart& chart) const
+    {
+        if (!shown) return;
+        const nl::json& published = python_side::published_for_magic(magic);
+        notes.push_back(published.at("note").get<std::string>());
+        for (const nl::json& rule : published.value("chart_rules", nl::json::array()))
+            chart.rules.push_back({rule[0].get<std::string>(), rule[1].get<double>()});
     }
 
     namespace

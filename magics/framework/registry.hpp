@@ -51,6 +51,17 @@ namespace gillab
     // lecture can ask for a prediction first and show them with its comparison.
     option_spec no_published_option();
 
+    // The course's published figures beside a magic's run (python_side::published_for_magic: its
+    // note, and its chart's reference lines when it has any), unless --no-published left them out.
+    struct published_figures
+    {
+        bool shown = true;
+        void add_to(const std::string& magic, std::vector<std::string>& notes, Chart& chart) const;
+    };
+
+    // --no-published of a magic that declares no_published_option().
+    published_figures read_published_choice(const parsed_args& args);
+
     const std::vector<magic_definition>& all_magics();
 
     // Parses `line`, runs the magic, returns presentation.hpp's magic_answer.

@@ -86,10 +86,10 @@ namespace gillab
     py::dict run_kernel_task(const nl::json& request, const std::string& magic, const py::dict& user_ns,
                              const status_callback& progress)
     {
-        py::module_ task = python_side::task_module(request.at("task").get<std::string>());
         py::cpp_function report([progress](const std::string& status) { if (progress) progress(status); });
         try
         {
+            py::module_ task = python_side::task_module(request.at("task").get<std::string>());
             return task.attr("measure")(request, report, native_tools(user_ns)).cast<py::dict>();
         }
         catch (py::error_already_set& error)

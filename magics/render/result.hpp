@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -91,6 +92,18 @@ namespace gillab
         std::vector<std::string> lanes;
         std::vector<std::string> bands;
         std::vector<ChartSegment> segments;
+
+        // Kind::lines with steps: each point a span (a gap, a wait) that ended at its x.
+        static Chart step_lines(std::string title, std::string x_title, std::string y_title)
+        {
+            Chart chart;
+            chart.kind = Kind::lines;
+            chart.steps = true;
+            chart.title = std::move(title);
+            chart.x_title = std::move(x_title);
+            chart.y_title = std::move(y_title);
+            return chart;
+        }
 
         // Bar x values are indices into the categories; other values name none.
         std::optional<std::size_t> category_index(double x) const

@@ -2,12 +2,12 @@
 
 C++ imports them only from magics/framework/python_side.cpp and kernel/python_side.cpp (typed
 functions there); tools/include-graph fails on an import anywhere else, or of a module not listed
-here. A module named here is called from C++: rename or move it with its caller.
-`gillab.runners.task_` stands for every runner task (`task_<name>`, the request's "task")."""
+here. A module named here is called from C++: rename or move it with its caller. The runner
+tasks are found through `gillab.runners.tasks` (TASKS), as a child interpreter finds them."""
 
 CALLED_FROM_CPP = (
     # magics/framework/python_side.cpp
-    "gillab.runners.task_",
+    "gillab.runners.tasks",
     "gillab.runners.cell_error",
     "gillab.runners.cores",
     "gillab.runners.interpreter",

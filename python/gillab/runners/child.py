@@ -2,7 +2,7 @@
 
     python -s child.py RESULT_FD  < request.json
 
-The request (JSON on stdin) names a task module in this folder ("race" -> task_race.py) and its
+The request (JSON on stdin) names a task (TASKS of tasks.py: "race" -> task_race.py) and its
 parameters; the answer (JSON written to RESULT_FD, not stdout, so the cell may print freely) is
 {"ok": true, "interpreter": {...}, "result": {...}} or {"ok": false, "kind": "usage"|"error",
 "error": one line, "traceback": text}, with no newline. Before it, when the request says
@@ -12,7 +12,6 @@ is progress, the text that never ends is the answer. Any CPython 3.8+ runs it; n
 library and this folder is imported.
 """
 
-import importlib
 import inspect
 import json
 import os
@@ -21,18 +20,14 @@ import traceback
 
 from cell_error import CellError
 from interpreter import describe
-
-TASKS = {"race": "task_race", "gilbench": "task_gilbench", "switchinterval": "task_switchinterval",
-         "heartbeat": "task_heartbeat", "gil_trace": "task_gil_trace"}
+from tasks import task_module
 
 
 def answer(request, progress):
-    if request.get("task") not in TASKS:
-        return {"ok": False, "kind": "usage", "error": "unknown task %r; known: %s" % (request.get("task"), ", ".join(TASKS))}
-    task = importlib.import_module(TASKS[request["task"]])
-    wanted = request.get("progress") and "progress" in inspect.signature(task.measure).parameters
-    options = {"progress": progress} if wanted else {}
     try:
+        task = task_module(request.get("task"))
+        wanted = request.get("progress") and "progress" in inspect.signature(task.measure).parameters
+        options = {"progress": progress} if wanted else {}
         return {"ok": True, "interpreter": describe(), "result": task.measure(request, **options)}
     except CellError as error:
         return {"ok": False, "kind": "usage", "error": str(error)}
