@@ -66,7 +66,9 @@ def test_a_free_threaded_build_asked_for_with_its_gil_on_is_traced_and_labelled_
     assert "GIL on" in result.result_data()["text/plain"]
 
 
-@pytest.mark.parametrize("python, says", [("kernel:PYTHON_GIL=1", "kernel's own GIL"), ("/usr/bin/python3:PYTHON_GIL=1", "not a free-threaded build"), ("3.13t:PYTHON_GIL=2", "takes 1")])
+@pytest.mark.parametrize("python, says", [("kernel:PYTHON_GIL=1", "kernel's own GIL"),
+                                          ("/usr/bin/python3:PYTHON_GIL=1", "not a free-threaded build"),
+                                          ("3.13t:PYTHON_GIL=2", "takes 1")])
 def test_python_gil_on_what_cannot_take_it_is_refused_in_one_line(kernel, python, says):
     assert says in usage_error(kernel.execute(f"%%gilwatch --exact --python {python}\npass\n", timeout=120))
 
