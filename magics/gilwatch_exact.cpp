@@ -28,7 +28,7 @@ namespace gillab
         // one bar), the record keeps max_data_items waits and as many turns, merged the same way.
         constexpr std::size_t max_chart_turns = 4000, max_data_items = 10000;
 
-        // A convoy: a thread whose turns are short beside the interval (it lets the GIL go
+        // A convoy: a thread that holds the GIL briefly beside the interval (it lets it go
         // soon: I/O, a sleep) and whose waits to get it back are about a whole interval,
         // forced out of a thread whose turns last about the interval (CPU-bound).
         constexpr int convoy_min_waits = 5;
@@ -73,6 +73,7 @@ namespace gillab
             long native_id = 0;
             double held_s = 0, waited_s = 0;
             int requests = 0;
+            std::int64_t retakes = 0;  // drops it took back before any other thread took the GIL
             std::vector<span_ms> turns;
             std::vector<double> waits_ms, turn_ms;  // its waits that ended in a hand-over to it; its turns' lengths
             int forced = 0;  // hand-overs it forced
@@ -96,6 +97,7 @@ namespace gillab
             out.held_s = t.at("held_s").get<double>();
             out.waited_s = t.at("waited_s").get<double>();
             out.requests = t.at("requests").get<int>();
+            out.retakes = t.at("retakes").get<std::int64_t>();
             for (const nl::json& s : t.at("spans"))
             {
                 out.turns.push_back({s.at(0).get<double>() * 1e3, s.at(1).get<double>() * 1e3});
@@ -218,7 +220,7 @@ namespace gillab
         nl::json thread_json(const exact_thread& t, double duration_s)
         {
             const double share = duration_s > 0 ? 1 / duration_s : 0.0;
-            return {{"name", t.name}, {"ident", t.ident}, {"native_id", t.native_id}, {"held_s", t.held_s}, {"held_share", t.held_s * share}, {"waiting_s", t.waited_s}, {"waiting_share", t.waited_s * share}, {"turns", t.turns.size()}, {"turn_ms", spread_json(spread_of(t.turn_ms))}, {"waits", t.waits_ms.size()}, {"forced", t.forced}, {"wait_ms", spread_json(spread_of(t.waits_ms))}, {"drop_requests", t.requests}};
+            return {{"name", t.name}, {"ident", t.ident}, {"native_id", t.native_id}, {"held_s", t.held_s}, {"held_share", t.held_s * share}, {"waiting_s", t.waited_s}, {"waiting_share", t.waited_s * share}, {"turns", t.turns.size()}, {"turn_ms", spread_json(spread_of(t.turn_ms))}, {"waits", t.waits_ms.size()}, {"forced", t.forced}, {"wait_ms", spread_json(spread_of(t.waits_ms))}, {"drop_requests", t.requests}, {"retakes", t.retakes}};
         }
 
         // Per thread and kind of hand-over, the waits' parts summed: each wait's parts add up to it.
@@ -285,6 +287,14 @@ namespace gillab
             return spread_of(giver.turn_ms).median >= cpu_bound_turn_share * trace.interval_ms ? &giver : nullptr;
         }
 
+        // How long it holds the GIL before letting it go: its median turn, or where it took its own
+        // drops straight back (retakes: I/O nobody waited behind), its held time over its drops.
+        double held_between_drops_ms(const exact_thread& t)
+        {
+            if (t.retakes == 0) return spread_of(t.turn_ms).median;
+            return t.held_s * 1e3 / static_cast<double>(static_cast<std::int64_t>(t.turns.size()) + t.retakes);
+        }
+
         std::vector<convoy> convoys(const exact_trace& trace)
         {
             std::vector<convoy> out;
@@ -292,7 +302,7 @@ namespace gillab
             {
                 if (static_cast<int>(t.waits_ms.size()) < convoy_min_waits || 2 * t.forced < static_cast<int>(t.waits_ms.size()))
                     continue;
-                const double wait = spread_of(t.waits_ms).median, turn = spread_of(t.turn_ms).median;
+                const double wait = spread_of(t.waits_ms).median, turn = held_between_drops_ms(t);
                 if (!(wait >= convoy_wait_share * trace.interval_ms && turn <= convoy_turn_share * trace.interval_ms)) continue;
                 if (const exact_thread* behind = cpu_bound_holder(trace, static_cast<int>(&t - trace.threads.data())))
                     out.push_back({&t, behind, t.forced, wait, turn});
@@ -304,7 +314,7 @@ namespace gillab
         {
             char line[600];
             std::snprintf(line, sizeof line,
-                          "I/O convoy: '%s' lets the GIL go after short turns (median %s) and waited a median %s to get "
+                          "I/O convoy: '%s' lets the GIL go after holding it %s at a time and waited a median %s to get "
                           "it back, about a whole %s interval, forced out of '%s' %s: each time it gives the GIL up "
                           "(I/O, a sleep) it pays an interval to return.",
                           c.thread->name.c_str(), ms_text(c.median_turn_ms).c_str(), ms_text(c.median_wait_ms).c_str(),

@@ -30,7 +30,8 @@ namespace gillab
     {
         return {"python", 0, "PATH_OR_NAME,...",
                 "measure under these interpreters, each in a child process: a path, python3.9, 3.9, 3.13t, 3.9.18 "
-                "(PATH, the project's builds, Debian unstable's 3.14 / 3.15, pyenv), or kernel for this kernel itself (default: kernel)"};
+                "(PATH, the project's builds, Debian unstable's 3.14 / 3.15, pyenv), or kernel for this kernel itself (default: kernel); "
+                "a free-threaded build with its GIL on: 3.13t:PYTHON_GIL=1"};
     }
 
     option_spec no_published_option()

@@ -23,6 +23,7 @@ namespace
     {
         std::atomic<uint32_t> count;
         uint32_t lost;
+        uint64_t retakes, released_ns;
         unsigned long ident;
         long native_id;
     };
@@ -75,6 +76,37 @@ namespace
         return claim.buffer;
     }
 
+    // A take whose thread's last events are its own drop (lock, dropped) and
+    // this take's lock, with the GIL's switch count unchanged since the drop:
+    // no thread took the GIL in between, so the pair is no hand-over and
+    // needs no room. Its three events are taken back and counted instead.
+    bool fold_retake(thread_buffer& buffer, const gil_event* events, uint32_t at, uint64_t ns, uint32_t switches)
+    {
+        if (at < 3 || buffer.lost > 0) return false;  // after a loss the last events kept are not the last ones
+        const gil_event& drop_lock = events[at - 3];
+        const gil_event& drop = events[at - 2];
+        const gil_event& take_lock = events[at - 1];
+        if (drop_lock.kind != gil_event_kind::locking || drop.kind != gil_event_kind::dropped ||
+            take_lock.kind != gil_event_kind::locking || drop.switch_number != switches)
+            return false;
+        ++buffer.retakes;
+        buffer.released_ns += ns - drop.ns;
+        buffer.count.store(at - 3, std::memory_order_release);
+        return true;
+    }
+
+    // A waiter woken again and again by drops its holder takes back (I/O)
+    // keeps only its latest wake: a reader needs the last one and any drop
+    // request, so a wake that follows a plain wake overwrites it.
+    bool replaces_wake(const thread_buffer& buffer, gil_event* events, uint32_t at, const gil_event& event)
+    {
+        if (at < 1 || buffer.lost > 0 || event.outcome == gil_wait_outcome::requested) return false;
+        gil_event& last = events[at - 1];
+        if (last.kind != gil_event_kind::wait_ended || last.outcome == gil_wait_outcome::requested) return false;
+        last = event;
+        return true;
+    }
+
     void stamp(gil_event_kind kind, gil_wait_outcome outcome = gil_wait_outcome::woken)
     {
         if (!running.load(std::memory_order_relaxed)) return;
@@ -87,13 +119,17 @@ namespace
         }
         thread_buffer& buffer = the_arena.buffers[index];
         const uint32_t at = buffer.count.load(std::memory_order_relaxed);
+        const auto switches = static_cast<uint32_t>(__atomic_load_n(gil.switch_number, __ATOMIC_RELAXED));
+        gil_event* events = the_arena.events + index * events_per_thread;
+        const gil_event event{ns, switches, kind, outcome};
+        if (kind == gil_event_kind::took && fold_retake(buffer, events, at, ns, switches)) return;
+        if (kind == gil_event_kind::wait_ended && replaces_wake(buffer, events, at, event)) return;
         if (at >= events_per_thread)
         {
             ++buffer.lost;
             return;
         }
-        const auto switches = static_cast<uint32_t>(__atomic_load_n(gil.switch_number, __ATOMIC_RELAXED));
-        the_arena.events[index * events_per_thread + at] = gil_event{ns, switches, kind, outcome};
+        events[at] = event;
         buffer.count.store(at + 1, std::memory_order_release);
     }
 
@@ -183,6 +219,8 @@ namespace
         {
             buffer.count.store(0);
             buffer.lost = 0;
+            buffer.retakes = 0;
+            buffer.released_ns = 0;
         }
         next_buffer.store(0);
         lost_threads.store(0);
@@ -225,7 +263,7 @@ namespace gillab
             const thread_buffer& buffer = the_arena.buffers[i];
             const gil_event* first = the_arena.events + i * events_per_thread;
             const uint32_t count = buffer.count.load();
-            trace.threads.push_back({buffer.ident, buffer.native_id, {first, first + count}});
+            trace.threads.push_back({buffer.ident, buffer.native_id, {first, first + count}, buffer.retakes, buffer.released_ns});
             trace.lost += buffer.lost;
             // Back to the system: a late write by a thread still in a wrapper gets a fresh zero page.
             madvise(const_cast<gil_event*>(first), count * sizeof(gil_event), MADV_DONTNEED);

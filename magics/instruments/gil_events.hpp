@@ -3,7 +3,9 @@
 // in ceval_gil.c) go through stamping wrappers first (import_slots). Each
 // thread writes into a buffer of its own, claimed once with an atomic counter
 // and never locked or allocated on the way; every other call passes straight
-// through to the real function.
+// through to the real function. A thread that drops the GIL and takes it back
+// with no other thread taking it meanwhile (I/O nobody waits behind) writes
+// no events for the pair: it is folded into two counters of its log.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +46,8 @@ namespace gillab
         unsigned long ident;  // pthread_self(), which is threading.get_ident()
         long native_id;
         std::vector<gil_event> events;
+        uint64_t retakes = 0;  // drops it took back with no other thread taking the GIL meanwhile
+        uint64_t released_ns = 0;  // the time between those drops and re-takes, inside its turns
     };
 
     struct gil_trace

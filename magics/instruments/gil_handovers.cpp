@@ -58,7 +58,7 @@ namespace
             : m_trace(trace)
             , m_states(trace.threads.size())
         {
-            for (const gil_thread_log& log : trace.threads) m_out.threads.push_back({log.ident, log.native_id, 0, 0, 0, 0, {}});
+            for (const gil_thread_log& log : trace.threads) m_out.threads.push_back({log.ident, log.native_id, 0, log.retakes, 0, 0, 0, {}});
         }
 
         gil_handovers read()
@@ -67,6 +67,12 @@ namespace
             // The turn under way when the trace stopped ends there.
             for (size_t t = 0; t < m_states.size(); ++t)
                 if (m_states[t].holds && m_trace.stopped_ns > m_states[t].took_ns) held(static_cast<int>(t), m_states[t].took_ns, m_trace.stopped_ns);
+            held_throughout();
+            for (size_t t = 0; t < m_states.size(); ++t)
+            {
+                gil_thread_turns& turns = m_out.threads[t];
+                turns.held_ns -= std::min(turns.held_ns, m_trace.threads[t].released_ns);
+            }
             return std::move(m_out);
         }
 
@@ -137,6 +143,15 @@ namespace
             if (state.holds) held(s.thread, state.took_ns, s.ns);
             state.holds = false;
             m_drop = {s.ns, s.thread};
+        }
+
+        // No drop kept at all: the thread that started the trace held the GIL
+        // to its stop, letting it go only for re-takes (it alone has those).
+        void held_throughout()
+        {
+            if (m_holder >= 0) return;
+            for (size_t t = 0; t < m_trace.threads.size(); ++t)
+                if (m_trace.threads[t].retakes > 0) held(static_cast<int>(t), m_trace.started_ns, m_trace.stopped_ns);
         }
 
         void held(int thread, uint64_t from_ns, uint64_t to_ns)

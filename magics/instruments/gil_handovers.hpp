@@ -7,6 +7,9 @@
 //   take      .. the waiter held the GIL
 // A voluntary hand-over (the holder dropped without being asked: I/O, a
 // sleep, a C call) has no interval part: its first part is the holder's.
+// A drop its own thread took back with no other thread taking the GIL in
+// between (gil_events folds those) stays inside the turn: the turn's held
+// time leaves the gap out, its span does not.
 #pragma once
 
 #include <cstdint>
@@ -41,8 +44,9 @@ namespace gillab
     {
         unsigned long ident = 0;
         long native_id = 0;
-        int turns = 0;  // times it took the GIL
-        uint64_t held_ns = 0;  // time between its takes and its drops (the trace's start and stop bound a turn under way)
+        int turns = 0;  // times it took the GIL, re-takes of its own drops aside
+        uint64_t retakes = 0;  // drops it took back with no other thread taking the GIL meanwhile
+        uint64_t held_ns = 0;  // time between its takes and its drops, re-takes' gaps left out (the trace's start and stop bound a turn under way)
         uint64_t waited_ns = 0;  // time between asking and taking
         int requests = 0;  // drop requests it set
         std::vector<gil_turn> spans;  // each turn in time order, the ones under way at the start and stop included

@@ -18,7 +18,7 @@ namespace
         {
             json spans = json::array();
             for (const gillab::gil_turn& turn : t.spans) spans.push_back({seconds(turn.start_ns), seconds(turn.end_ns)});
-            rows.push_back({{"ident", t.ident}, {"native_id", t.native_id}, {"turns", t.turns}, {"held_s", seconds(t.held_ns)}, {"waited_s", seconds(t.waited_ns)}, {"requests", t.requests}, {"spans", spans}});
+            rows.push_back({{"ident", t.ident}, {"native_id", t.native_id}, {"turns", t.turns}, {"retakes", t.retakes}, {"held_s", seconds(t.held_ns)}, {"waited_s", seconds(t.waited_ns)}, {"requests", t.requests}, {"spans", spans}});
         }
         return rows;
     }

@@ -10,7 +10,7 @@
 namespace gillab
 {
     // {"duration_s", "switches", "lost", "forced", "voluntary", "threads": [{"ident", "native_id",
-    // "turns", "held_s", "waited_s", "requests", "spans": [[start_s, end_s], ...]}], "handovers":
+    // "turns", "retakes", "held_s", "waited_s", "requests", "spans": [[start_s, end_s], ...]}], "handovers":
     // [{"taker", "giver" (idents or null), "forced", "asked_s", "took_s", "interval_s", "holder_s",
     // "wake_s", "take_s"}]}; times in seconds since the trace started.
     nlohmann::json gil_trace_record(const gil_trace& trace);

@@ -15,7 +15,7 @@ namespace gillab
         if (request.contains("folder") && request["folder"].is_string()) writable.push_back(request["folder"]);
         std::vector<std::string> command = interpreter_command(target.info.executable, writable);
         command.insert(command.end(), {"-s", runners_directory() + "/child.py", std::to_string(result_fd_in_child)});
-        child_process child(command, {}, false, true);
+        child_process child(command, target.env, false, true);
         nl::json sent = request;
         sent["progress"] = static_cast<bool>(on_progress);  // else the child sends the answer alone
         const int status = child.exchange(sent.dump(), 0, on_progress);

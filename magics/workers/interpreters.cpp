@@ -171,12 +171,13 @@ namespace gillab
         }
 
         // What `executable` is, checked to be a CPython the runners run on.
-        interpreter_info usable(const std::string& requested, const std::string& executable, const std::string& magic)
+        interpreter_info usable(const std::string& requested, const std::string& executable, const std::string& magic,
+                                const probe_env& env)
         {
             interpreter_info info;
             try
             {
-                info = probe_interpreter(executable);
+                info = probe_interpreter(executable, env);
             }
             catch (const usage_error& error)
             {
@@ -188,7 +189,23 @@ namespace gillab
                 throw usage_error("%" + magic + ": --python " + requested + " is " + info.raw.value("implementation", "?") + " " +
                                   info.version + "; the runners need CPython 3.8 or newer");
             }
+            if (!env.empty() && !info.free_threaded_build)
+                throw usage_error("%" + magic + ": --python " + requested + ": " + info.version +
+                                  " is not a free-threaded build; PYTHON_GIL goes with one (3.13t), whose GIL it turns on or off");
             return info;
+        }
+
+        // "3.13t:PYTHON_GIL=1" -> ("3.13t", {PYTHON_GIL: 1}); a name without the suffix as it is.
+        std::pair<std::string, probe_env> name_and_env(const std::string& requested, const std::string& magic)
+        {
+            const std::string::size_type colon = requested.rfind(":PYTHON_GIL=");
+            if (colon == std::string::npos) return {requested, {}};
+            const std::string value = requested.substr(colon + 12);
+            if (value != "0" && value != "1" && value != "")
+                throw usage_error("%" + magic + ": --python " + requested + ": PYTHON_GIL takes 1 (GIL on) or 0 (off)");
+            if (value.empty() || colon == 0)
+                throw usage_error("%" + magic + ": --python " + requested + ": write NAME:PYTHON_GIL=1, e.g. 3.13t:PYTHON_GIL=1");
+            return {requested.substr(0, colon), {{"PYTHON_GIL", value}}};
         }
     }
 
@@ -287,8 +304,11 @@ namespace gillab
         for (const std::string& requested : split(list, ','))
         {
             if (requested.empty()) throw usage_error("%" + magic + ": --python has an empty name in '" + list + "'");
-            if (requested == "kernel") targets.push_back({true, requested, {}});
-            else targets.push_back({false, requested, usable(requested, locate(requested, magic), magic)});
+            const auto [name, env] = name_and_env(requested, magic);
+            if (name == "kernel" && !env.empty())
+                throw usage_error("%" + magic + ": --python " + requested + ": the kernel's own GIL cannot be switched; name a free-threaded build, e.g. 3.13t:PYTHON_GIL=1");
+            if (name == "kernel") targets.push_back({true, requested, {}});
+            else targets.push_back({false, requested, usable(requested, locate(name, magic), magic, env), env});
         }
         return targets;
     }

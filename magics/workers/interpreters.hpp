@@ -57,17 +57,20 @@ namespace gillab
         std::string label() const;
     };
 
+    using probe_env = std::map<std::string, std::string>;
+
     // One interpreter a magic measures under: the kernel itself or a child.
     struct measurement_target
     {
         bool is_kernel = false;
         std::string requested;  // as the student wrote it
-        interpreter_info info;
+        interpreter_info info;  // as it describes itself with `env` set
+        probe_env env;  // set in its child's environment: {PYTHON_GIL: 1} for "3.13t:PYTHON_GIL=1"
     };
 
     // "kernel" (this process), a path, "python3.9", "3.9", "3.13t", "3.9.18": PATH first, then the
-    // project's builds, then Debian unstable's root, then pyenv's versions. Empty `list`: the
-    // kernel alone. Throws usage_error naming what was not found or not usable.
+    // project's builds, then Debian unstable's root, then pyenv's versions; a free-threaded build
+    // may end in ":PYTHON_GIL=1" (or =0) to run with that setting. Empty `list`: the kernel alone. Throws usage_error naming what was not found or not usable.
     std::vector<measurement_target> resolve_interpreters(const std::string& list, const std::string& magic);
 
     // The executable a name (not "kernel") leads to, searched as resolve_interpreters does; "" if none.
@@ -86,8 +89,6 @@ namespace gillab
     // framework hands in once (set_kernel_describer): workers/ calls no Python module itself.
     interpreter_info kernel_interpreter_info();
     void set_kernel_describer(std::function<nl::json()> describe);
-
-    using probe_env = std::map<std::string, std::string>;
 
     // What an interpreter said, kept per executable and environment while its file stays the same
     // file (device, inode, size, modification time): a rebuilt or reinstalled one is asked again.

@@ -1,7 +1,8 @@
 """%%gilwatch --exact over the protocol: two pure-Python spinners hand the GIL over about once per
 switch interval at 5 ms and 1 ms, never more, and every forced wait lasts at least the interval;
 threads in time.sleep loops are never forced; a long C call is one wait about as long as the call;
-a thread that lets the GIL go (sleeps, a socket) beside a spinner is named as an I/O convoy; an
+a thread that lets the GIL go (sleeps, a socket) beside a spinner is named as an I/O convoy, and a
+socket pinger's drops it takes straight back are counted without filling its buffer; an
 exception or the interrupt in the cell leaves the interpreter's calls put back and the kernel
 tracing again; the result object's fields, lookups, help and Tab; bad input is one line."""
 
@@ -109,6 +110,18 @@ def test_a_thread_that_lets_the_gil_go_beside_a_spinner_is_named_as_an_io_convoy
     interval = traced.eval("w.switch_interval_ms")
     assert convoy[0]["median_wait_ms"] >= 0.8 * interval
     assert "I/O convoy" in result.result_data()["text/plain"]
+
+
+def test_a_socket_pinger_beside_a_spinner_for_a_second_loses_nothing_and_its_retakes_are_counted(traced):
+    exact(traced, "threads(spin, pings, seconds=1.0)\n")
+    assert traced.eval("w.lost") == 0
+    assert traced.eval("w.handovers") == traced.eval("w.switches")
+    assert traced.eval("w.parts_add_up")
+    pinger = traced.eval("next(t for t in w.threads if t['name'] == 'pings-1')")
+    # Its sends and receives drop the GIL and mostly take it straight back: counted, not kept.
+    assert pinger["retakes"] > 100, pinger
+    held = traced.eval("sum(t['held_s'] for t in w.threads)")
+    assert 0.5 < held <= traced.eval("w.wall_s") * 1.001, held
 
 
 def test_an_exception_in_the_cell_puts_the_calls_back_and_the_next_trace_runs(traced):

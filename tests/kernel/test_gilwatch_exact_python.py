@@ -1,8 +1,10 @@
 """%%gilwatch --exact --python over the protocol: in a child interpreter the trace library finds the
 GIL from the interpreter's own layout, so the project's 3.13 and Debian unstable's 3.14 and 3.15
 trace two spinners as the kernel does (counts equal to CPython's, every forced wait at least the
-interval, parts adding up); an interpreter it cannot read (3.11, a free-threaded build with the GIL
-off) is a one-line refusal; an error in the child's cell leaves no child behind."""
+interval, parts adding up), and so does the free-threaded 3.13t asked for with its GIL on
+(NAME:PYTHON_GIL=1); an interpreter it cannot read (3.11, a free-threaded build with the GIL off) is
+a one-line refusal that says how to turn the GIL on; an error in the child's cell leaves no child
+behind."""
 
 import pytest
 from pythons import DEFAULT_313, FREE_THREADED, SID_PYTHONS, live_children, needs_default_build, needs_free_threaded, \
@@ -52,8 +54,23 @@ def test_an_interpreter_without_a_layout_to_read_is_refused_in_one_line(kernel):
 
 
 @needs_free_threaded
-def test_a_free_threaded_build_with_its_gil_off_is_refused_in_one_line(kernel):
-    assert "GIL is off" in usage_error(kernel.execute(f"%%gilwatch --exact --python {FREE_THREADED}\npass\n", timeout=120))
+def test_a_free_threaded_build_with_its_gil_off_is_refused_in_one_line_saying_how_to_turn_it_on(kernel):
+    error = usage_error(kernel.execute(f"%%gilwatch --exact --python {FREE_THREADED}\npass\n", timeout=120))
+    assert "GIL is off" in error and ":PYTHON_GIL=1" in error, error
+
+
+@needs_free_threaded
+def test_a_free_threaded_build_asked_for_with_its_gil_on_is_traced_and_labelled_so(kernel):
+    result = traced_in(kernel, f"{FREE_THREADED}:PYTHON_GIL=1")
+    assert "GIL on" in kernel.eval("w.python"), kernel.eval("w.python")
+    assert "GIL on" in result.result_data()["text/plain"]
+
+
+@pytest.mark.parametrize("python, says", [("kernel:PYTHON_GIL=1", "kernel's own GIL"),
+                                          ("/usr/bin/python3:PYTHON_GIL=1", "not a free-threaded build"),
+                                          ("3.13t:PYTHON_GIL=2", "takes 1")])
+def test_python_gil_on_what_cannot_take_it_is_refused_in_one_line(kernel, python, says):
+    assert says in usage_error(kernel.execute(f"%%gilwatch --exact --python {python}\npass\n", timeout=120))
 
 
 def test_two_interpreters_in_one_call_are_refused_in_one_line(kernel):

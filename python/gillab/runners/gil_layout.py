@@ -59,7 +59,8 @@ def gil_addresses():
     """The GIL's fields as addresses: locked, switch_number, cond, mutex, switch_cond, switch_mutex;
     call with the GIL held (any Python code does)."""
     if getattr(sys, "_is_gil_enabled", lambda: True)() is False:
-        _refuse("its GIL is off (a free-threaded build): there are no hand-overs to trace")
+        _refuse("its GIL is off (a free-threaded build): there are no hand-overs to trace; "
+                "--python NAME:PYTHON_GIL=1 (e.g. 3.13t:PYTHON_GIL=1) runs it with its GIL on")
     try:
         runtime = ctypes.addressof(ctypes.c_char.in_dll(ctypes.pythonapi, "_PyRuntime"))
     except ValueError:

@@ -1,7 +1,8 @@
 // How a trace of GIL events reads as hand-overs: a waiter that set the drop
 // request makes a forced hand-over whose four parts add up to its wait; a
 // holder that drops unasked makes a voluntary one; a thread taking back the
-// GIL it dropped is no hand-over at all; each turn is a span, bounded by the
+// GIL it dropped is no hand-over at all, and when folded into counts its
+// gaps leave the turn's held time; each turn is a span, bounded by the
 // trace's start and stop when under way then.
 #include <gtest/gtest.h>
 
@@ -112,5 +113,32 @@ namespace gillab
         EXPECT_EQ(read.handovers[0].asked_ns, 0u);
         EXPECT_EQ(read.handovers[0].parts.total_ns(), 70 * us);
         EXPECT_EQ(read.threads[1].waited_ns, 70 * us);
+    }
+
+    TEST(GilHandovers, FoldedReTakesStayInsideTheTurnAndTheirGapsLeaveItsHeldTime)
+    {
+        gil_trace trace = two_threads({at(900, gil_event_kind::locking), at(1000, gil_event_kind::dropped)}, {at(100, gil_event_kind::locking), at(1040, gil_event_kind::wait_ended), at(1050, gil_event_kind::took)});
+        trace.stopped_ns = start + 2000 * us;
+        trace.threads[0].retakes = 3;
+        trace.threads[0].released_ns = 30 * us;
+        const gil_handovers read = read_handovers(trace);
+        ASSERT_EQ(read.handovers.size(), 1u);
+        EXPECT_EQ(read.threads[0].retakes, 3u);
+        ASSERT_EQ(read.threads[0].spans.size(), 1u);
+        EXPECT_EQ(read.threads[0].spans[0].end_ns, 1000 * us);
+        EXPECT_EQ(read.threads[0].held_ns, 970 * us);
+        EXPECT_EQ(read.threads[1].held_ns, 950 * us);
+    }
+
+    TEST(GilHandovers, AStarterWhoseDropsWereAllTakenBackHeldTheGilToTheStopLessTheGaps)
+    {
+        gil_trace trace;
+        trace.started_ns = start;
+        trace.stopped_ns = start + 500 * us;
+        trace.threads.push_back({1, 11, {}, 40, 80 * us});
+        const gil_handovers read = read_handovers(trace);
+        EXPECT_TRUE(read.handovers.empty());
+        EXPECT_EQ(read.threads[0].held_ns, 420 * us);
+        EXPECT_EQ(read.threads[0].retakes, 40u);
     }
 }
