@@ -43,3 +43,14 @@ def test_an_error_in_her_code_shows_her_line_and_none_of_the_magics_frames(kerne
     assert her_line in text, text
     assert "lib/gillab/" not in text, text  # no frame of the installed package
     assert kernel.eval("1 + 1") == 2
+
+
+@pytest.mark.parametrize("magic", CELL_MAGICS)
+def test_a_cell_with_a_paragraph_separator_leaves_stderr_empty(kernel, magic):
+    # IPython's transformer warns on such a line break; the warning would zero an nbgrader test cell.
+    kernel.ok("import warnings\n_filters = warnings.filters[:]\nwarnings.simplefilter('always', UserWarning)")
+    try:
+        result = kernel.execute(f"{magic}\nx = 1\u2029y = 2\n")
+    finally:
+        kernel.ok("warnings.filters[:] = _filters")
+    assert result.stream("stderr") == ""

@@ -15,6 +15,7 @@ import inspect
 import linecache
 import os
 import sys
+import warnings
 
 try:  # as gillab.runners.student_code, in the kernel
     from .cell_error import CellError
@@ -33,7 +34,11 @@ def compile_cell(source, magic):
     """The cell as code named "<%%magic cell>"; CellError (one line) when it is not valid Python."""
     shell = _ipython_shell()
     if shell is not None:
-        source = shell.transform_cell(source)
+        with warnings.catch_warnings():
+            # IPython warns on stderr of a cell holding a line break Python does not end lines with
+            # (U+2029, \x1c, ...); compile below then refuses such a cell in one line.
+            warnings.filterwarnings("ignore", message="`make_tokens_by_line`", category=UserWarning)
+            source = shell.transform_cell(source)
     try:
         return compile_shown(source, "<%%" + magic + " cell>", ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
     except SyntaxError as error:
