@@ -10,6 +10,7 @@ in a frame that sets __tracebackhide__ (which IPython honours), so her line come
 runner's frame is shown. Standard library only, CPython 3.8+."""
 
 import ast
+import builtins
 import asyncio
 import inspect
 import linecache
@@ -55,15 +56,26 @@ def compile_shown(source, filename, flags=0):
     return code
 
 
+def cell_namespace(tools):
+    """Where a cell runs: the user's namespace in the kernel (tools.namespace), a fresh __main__
+    of its own in a child (tools None), where the kernel's names are not."""
+    return tools.namespace if tools is not None else {"__name__": "__main__", "__builtins__": builtins}
+
+
 def run_cell(code, namespace):
-    """Runs `code` from compile_cell in `namespace`; a top-level await in a fresh event loop."""
-    outcome = eval(code, namespace)
-    if inspect.iscoroutine(outcome):
-        loop = asyncio.new_event_loop()
-        try:
-            loop.run_until_complete(outcome)
-        finally:
-            loop.close()
+    """Runs `code` from compile_cell in `namespace`; a top-level await in a fresh event loop. An
+    error in it is raised again from her frames on (as_the_students)."""
+    __tracebackhide__ = True  # IPython shows her frames, not this one
+    try:
+        outcome = eval(code, namespace)
+        if inspect.iscoroutine(outcome):
+            loop = asyncio.new_event_loop()
+            try:
+                loop.run_until_complete(outcome)
+            finally:
+                loop.close()
+    except Exception as error:
+        raise as_the_students(error)
 
 
 def _in_runners(tb):

@@ -10,16 +10,15 @@ profile hook that records the name on the thread's first call and removes itself
 library only: the result is read in C++ (magics/gilwatch_exact.cpp).
 """
 
-import builtins
 import sys
 import threading
 
 try:  # as gillab.runners.task_gil_trace, in the kernel
     from .gil_layout import ChildTrace
-    from .student_code import as_the_students, compile_cell, run_cell
+    from .student_code import cell_namespace, compile_cell, run_cell
 except ImportError:  # from this folder, in a child (child.py)
     from gil_layout import ChildTrace
-    from student_code import as_the_students, compile_cell, run_cell
+    from student_code import cell_namespace, compile_cell, run_cell
 
 
 class _ThreadNames:
@@ -52,16 +51,12 @@ def measure(request, progress=None, tools=None):
     Answers the trace's result (interval_s, interval_end_s, duration_s, switches, lost, forced,
     voluntary, threads with their spans, handovers) with each thread's "name" added."""
     __tracebackhide__ = True  # an error in the cell shows the student's frames, not this one
-    in_kernel = tools is not None
     code = compile_cell(request["cell"], "gilwatch")
-    namespace = tools.namespace if in_kernel else {"__name__": "__main__", "__builtins__": builtins}
-    trace = tools.gil_trace() if in_kernel else ChildTrace()
+    namespace = cell_namespace(tools)
+    trace = tools.gil_trace() if tools is not None else ChildTrace()
     with _ThreadNames() as names:
         with trace:
-            try:
-                run_cell(code, namespace)
-            except Exception as error:
-                raise as_the_students(error)
+            run_cell(code, namespace)
     result = trace.result()
     for thread in result["threads"]:
         thread["name"] = names.names.get(thread["ident"], "thread %d" % thread["ident"])

@@ -10,10 +10,10 @@ Standard library only, CPython 3.8+.
 
 try:  # as gillab.runners.task_gilwatch, in the kernel
     from .cell_error import CellError
-    from .student_code import as_the_students, compile_cell, run_cell
+    from .student_code import compile_cell, run_cell
 except ImportError:  # from this folder, in a child (child.py)
     from cell_error import CellError
-    from student_code import as_the_students, compile_cell, run_cell
+    from student_code import compile_cell, run_cell
 
 
 def measure(request, progress=None, tools=None):
@@ -23,8 +23,5 @@ def measure(request, progress=None, tools=None):
         raise CellError("watches the kernel's own GIL with its native sampler: it runs in the kernel only")
     code = compile_cell(request["cell"], "gilwatch")
     with tools.watch(request["period_s"], request["blame"]) as watch:
-        try:
-            run_cell(code, tools.namespace)
-        except Exception as error:
-            raise as_the_students(error)
+        run_cell(code, tools.namespace)
     return {"watch": watch}

@@ -9,7 +9,6 @@ Standard library only, CPython 3.8+.
 """
 
 import asyncio
-import builtins
 import contextlib
 import inspect
 import logging
@@ -17,10 +16,10 @@ import time
 
 try:  # as gillab.runners.task_heartbeat, in the kernel
     from .python_tools import PYTHON_TOOLS
-    from .student_code import as_the_students, compile_cell
+    from .student_code import as_the_students, cell_namespace, compile_cell
 except ImportError:  # from this folder, in a child (child.py)
     from python_tools import PYTHON_TOOLS
-    from student_code import as_the_students, compile_cell
+    from student_code import as_the_students, cell_namespace, compile_cell
 
 
 class _Capture(logging.Handler):
@@ -114,10 +113,7 @@ def measure(request, progress=None, tools=None):
     __tracebackhide__ = True  # an error in the cell shows the student's frames, not this one
     code = compile_cell(request["cell"], "heartbeat")
     in_kernel = tools is not None
-    if in_kernel:
-        namespace = tools.namespace
-    else:
-        namespace = {"__name__": "__main__", "__builtins__": builtins}
+    namespace = cell_namespace(tools)
     probe = (tools if in_kernel else PYTHON_TOOLS).probe("sleep", request["probe_every_s"], request["capacity"])
     following = in_kernel and request["blame"]
     with (tools.watch(None, True, True) if following else contextlib.nullcontext()) as watch:
