@@ -95,27 +95,6 @@ namespace gillab
             double waiting_s;  // NaN: not measured
         };
 
-        // Turns closer than `gap_ms` merge: what a lane can show at its resolution.
-        std::vector<gil_segment> merged(const std::vector<gil_segment>& turns, double gap_ms)
-        {
-            std::vector<gil_segment> out;
-            for (const gil_segment& turn : turns)
-            {
-                if (!out.empty() && turn.start_ms - out.back().end_ms < gap_ms)
-                    out.back().end_ms = std::max(out.back().end_ms, turn.end_ms);
-                else
-                    out.push_back(turn);
-            }
-            return out;
-        }
-
-        std::vector<gil_segment> at_most(const std::vector<gil_segment>& turns, std::size_t limit, double window_ms)
-        {
-            std::vector<gil_segment> out = turns;
-            for (double gap = window_ms / static_cast<double>(limit); out.size() > limit; gap *= 2) out = merged(turns, gap);
-            return out;
-        }
-
         nl::json segments_json(const std::vector<gil_segment>& segments)
         {
             nl::json out = nl::json::array();
@@ -215,7 +194,7 @@ namespace gillab
                 chart.lanes.push_back(row.name);
                 const std::size_t budget =
                     std::max<std::size_t>(50, max_chart_segments * turns.size() / std::max<std::size_t>(1, drawn_turns));
-                for (const gil_segment& seg : at_most(turns, budget, window_ms))
+                for (const gil_segment& seg : at_most_turns(turns, budget, window_ms))
                     chart.segments.push_back({0, lane, seg.start_ms, seg.end_ms});
             }
             return chart;
@@ -224,7 +203,7 @@ namespace gillab
         nl::json lane_record(const thread_row& row, double window_ms)
         {
             const std::vector<gil_segment>& turns = row.figures->turns;
-            const std::vector<gil_segment> kept = at_most(turns, max_data_segments, window_ms);
+            const std::vector<gil_segment> kept = at_most_turns(turns, max_data_segments, window_ms);
             return {{"name", row.name}, {"ident", row.entry ? nl::json(row.entry->ident) : nl::json(nullptr)}, {"segments", segments_json(kept)}, {"merged", kept.size() < turns.size()}};
         }
 

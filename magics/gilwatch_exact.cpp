@@ -15,6 +15,7 @@
 #include "base/stats.hpp"
 #include "framework/progress.hpp"
 #include "framework/runner.hpp"
+#include "instruments/gil_holders.hpp"
 #include "render/figures.hpp"
 #include "workers/interpreters.hpp"
 
@@ -52,11 +53,6 @@ namespace gillab
 
         // ---- measure --------------------------------------------------------
 
-        struct span_ms
-        {
-            double start, end;
-        };
-
         struct exact_wait
         {
             int taker = -1, giver = -1;  // indexes into exact_trace::threads; -1 unknown
@@ -74,7 +70,7 @@ namespace gillab
             double held_s = 0, waited_s = 0;
             int requests = 0;
             std::int64_t retakes = 0;  // drops it took back before any other thread took the GIL
-            std::vector<span_ms> turns;
+            std::vector<gil_segment> turns;
             std::vector<double> waits_ms, turn_ms;  // its waits that ended in a hand-over to it; its turns' lengths
             int forced = 0;  // hand-overs it forced
         };
@@ -101,7 +97,7 @@ namespace gillab
             for (const nl::json& s : t.at("spans"))
             {
                 out.turns.push_back({s.at(0).get<double>() * 1e3, s.at(1).get<double>() * 1e3});
-                out.turn_ms.push_back(out.turns.back().end - out.turns.back().start);
+                out.turn_ms.push_back(out.turns.back().end_ms - out.turns.back().start_ms);
             }
             return out;
         }
@@ -355,20 +351,6 @@ namespace gillab
             return out;
         }
 
-        // Turns closer than `gap_ms` merge into one bar.
-        std::vector<span_ms> thinned(const std::vector<span_ms>& turns, std::size_t budget, double window_ms)
-        {
-            std::vector<span_ms> out = turns;
-            for (double gap = std::max(window_ms / static_cast<double>(budget), 1e-6); out.size() > budget; gap *= 2)
-            {
-                out.clear();
-                for (const span_ms& s : turns)
-                    if (!out.empty() && s.start - out.back().end < gap) out.back().end = s.end;
-                    else out.push_back(s);
-            }
-            return out;
-        }
-
         // A strip per thread, a bar per turn; the last strip marks each forced hand-over where it
         // happened (a mark wide enough to see, the wait that forced it on hover).
         Chart timeline(const exact_trace& trace, const std::vector<const exact_thread*>& shown)
@@ -385,7 +367,7 @@ namespace gillab
                 const std::size_t lane = chart.lanes.size();
                 chart.lanes.push_back(t->name);
                 const std::size_t budget = std::max<std::size_t>(50, max_chart_turns * t->turns.size() / std::max<std::size_t>(1, all_turns));
-                for (const span_ms& s : thinned(t->turns, budget, window_ms)) chart.segments.push_back({0, lane, s.start, s.end});
+                for (const gil_segment& s : at_most_turns(t->turns, budget, window_ms)) chart.segments.push_back({0, lane, s.start_ms, s.end_ms});
             }
             if (trace.forced == 0) return chart;
             const std::size_t lane = chart.lanes.size();
@@ -420,9 +402,9 @@ namespace gillab
             for (const exact_thread* t : shown)
             {
                 threads.push_back(thread_json(*t, trace.duration_s));
-                const std::vector<span_ms> kept = thinned(t->turns, budget, trace.duration_s * 1e3);
+                const std::vector<gil_segment> kept = at_most_turns(t->turns, budget, trace.duration_s * 1e3);
                 nl::json spans = nl::json::array();
-                for (const span_ms& s : kept) spans.push_back({{"start_ms", s.start}, {"end_ms", s.end}});
+                for (const gil_segment& s : kept) spans.push_back({{"start_ms", s.start_ms}, {"end_ms", s.end_ms}});
                 lanes.push_back({{"name", t->name}, {"ident", t->ident}, {"segments", spans}, {"merged", kept.size() < t->turns.size()}});
             }
             return {{"mode", "exact"}, {"switch_interval_ms", trace.interval_ms}, {"switch_interval_end_ms", trace.interval_end_ms}, {"wall_s", trace.duration_s}, {"handovers", trace.forced + trace.voluntary}, {"forced", trace.forced}, {"voluntary", trace.voluntary}, {"switches", trace.switches}, {"lost", trace.lost}, {"parts_add_up", parts_off(trace) == 0}, {"threads", threads}, {"lanes", lanes}, {"waits", waits_json(trace)}, {"waits_kept", std::min(trace.waits.size(), max_data_items)}, {"convoy", convoy_json(found)}};

@@ -72,4 +72,29 @@ namespace gillab
         out.handovers_sampled = last_switch - first_switch;
         return out;
     }
+
+    namespace
+    {
+        std::vector<gil_segment> merged(const std::vector<gil_segment>& turns, double gap_ms)
+        {
+            std::vector<gil_segment> out;
+            for (const gil_segment& turn : turns)
+            {
+                if (!out.empty() && turn.start_ms - out.back().end_ms < gap_ms)
+                    out.back().end_ms = std::max(out.back().end_ms, turn.end_ms);
+                else
+                    out.push_back(turn);
+            }
+            return out;
+        }
+    }
+
+    std::vector<gil_segment> at_most_turns(const std::vector<gil_segment>& turns, std::size_t limit, double window_ms)
+    {
+        std::vector<gil_segment> out = turns;
+        // The floor keeps the gap growing when the window is empty.
+        for (double gap = std::max(window_ms / static_cast<double>(limit), 1e-6); out.size() > limit; gap *= 2)
+            out = merged(turns, gap);
+        return out;
+    }
 }

@@ -23,6 +23,10 @@ namespace gillab
         place_id place = unknown_place;  // where the holder spent the longest run of the turn (blame on)
     };
 
+    // At most `limit` of `turns` (in time order) for a lane `window_ms` wide: turns closer than a
+    // gap merge into one, the gap doubling from the window's share per turn until they fit.
+    std::vector<gil_segment> at_most_turns(const std::vector<gil_segment>& turns, std::size_t limit, double window_ms);
+
     struct holder_figures
     {
         double held_s = 0;
