@@ -2,10 +2,13 @@
 M times on one module-level counter. They start, wait at a threading.Barrier until all are up,
 and are released together (so each run races N threads from its first repetition, and thread
 start-up is not timed): time.perf_counter from the release to the last thread done. Lost =
-N*M - counter. The locked variant wraps each repetition in `with lock:`. Standard library only;
-`python3 race.py THREADS ITERATIONS [lock]` prints lost and seconds.
+N*M - counter. The locked variant wraps each repetition in `with lock:`. Like the magic's summary,
+a figure is the median over RUNS runs: one run's lost share lands anywhere from none to most,
+depending on where each forced switch falls. Standard library only;
+`python3 race.py THREADS ITERATIONS [lock]` prints lost and seconds of one run.
 """
 
+import statistics
 import sys
 import threading
 import time
@@ -53,13 +56,15 @@ def race(threads, iterations, locked=False):
     return threads * iterations - counter, max(done) - start
 
 
-def lost_percent(threads, iterations):
-    return 100.0 * race(threads, iterations)[0] / (threads * iterations)
+def lost_percent(threads, iterations, runs=1):
+    """Median share of the updates lost over `runs` runs, in %."""
+    return statistics.median(100.0 * race(threads, iterations)[0] / (threads * iterations) for _ in range(runs))
 
 
-def lock_cost(threads, iterations):
-    """The locked run's wall time over the unlocked run's, as %%race's cost column."""
-    return race(threads, iterations, locked=True)[1] / race(threads, iterations)[1]
+def lock_cost(threads, iterations, runs=1):
+    """The locked runs' median wall time over the unlocked runs', as %%race's cost column."""
+    unlocked = statistics.median(race(threads, iterations)[1] for _ in range(runs))
+    return statistics.median(race(threads, iterations, locked=True)[1] for _ in range(runs)) / unlocked
 
 
 if __name__ == "__main__":
