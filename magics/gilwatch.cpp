@@ -17,12 +17,13 @@
 
 #include "render/figures.hpp"
 #include "instruments/gil_watch.hpp"
-#include "framework/magic_state.hpp"
+#include "framework/python_side.hpp"
 #include "render/number_format.hpp"
 #include "framework/progress.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "framework/gil_watch_tool.hpp"
+#include "framework/kept_instrument.hpp"
 #include "base/stats.hpp"
 #include "instruments/switch_interval.hpp"
 #include "manual.hpp"
@@ -69,9 +70,9 @@ namespace gillab
         // ---- measure --------------------------------------------------------
 
         // The one watch kept between `%gilwatch start` and `%gilwatch stop`.
-        std::unique_ptr<gil_watch>& persistent_watch()
+        kept_instrument<gil_watch>& persistent_watch()
         {
-            static std::unique_ptr<gil_watch> watch;
+            static kept_instrument<gil_watch> watch;
             return watch;
         }
 
@@ -322,27 +323,21 @@ namespace gillab
             if (call.args.positionals().empty())
                 throw usage_error("%gilwatch needs start or stop (or use %%gilwatch on a cell)");
             const std::string& action = call.args.positionals()[0];
-            std::unique_ptr<gil_watch>& watch = persistent_watch();
+            kept_instrument<gil_watch>& watch = persistent_watch();
             if (action == "start")
             {
-                if (watch) throw usage_error("%gilwatch: a watch is already running; %gilwatch stop first");
-                watch = std::make_unique<gil_watch>("gilwatch", period_s, !call.args.has("no-blame"));
-                magic_state_guard::keep_interpreter_state();  // its thread hook outlives this cell
-                static bool stop_at_exit = false;
-                if (!stop_at_exit)
-                {
-                    py::module_::import("atexit").attr("register")(py::cpp_function([] { persistent_watch().reset(); }));
-                    stop_at_exit = true;
-                }
+                if (watch.running()) throw usage_error("%gilwatch: a watch is already running; %gilwatch stop first");
+                watch.keep(std::make_unique<gil_watch>("gilwatch", period_s, !call.args.has("no-blame")));
+                python_side::keep_interpreter_state();  // its thread hook outlives this cell
                 return started_result(period_s);
             }
             if (action == "stop")
             {
-                if (!watch) throw usage_error("%gilwatch: no watch is running; %gilwatch start first");
+                if (!watch.running()) throw usage_error("%gilwatch: no watch is running; %gilwatch start first");
                 if (call.args.has("period") || call.args.has("no-blame"))
                     throw usage_error("%gilwatch stop: --period and --no-blame belong to %gilwatch start");
-                std::unique_ptr<gil_watch> stopped = std::move(watch);
-                magic_state_guard::keep_interpreter_state();  // the hook it removes stays removed
+                std::unique_ptr<gil_watch> stopped = watch.take();
+                python_side::keep_interpreter_state();  // the hook it removes stays removed
                 return blamed_result(stopped->finish(), "span", {});
             }
             throw usage_error("%gilwatch: bad action " + shown(action) + "; accepted: start, stop");

@@ -23,6 +23,7 @@
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "framework/gil_watch_tool.hpp"
+#include "framework/kept_instrument.hpp"
 #include "base/stats.hpp"
 #include "instruments/python_probe.hpp"
 #include "manual.hpp"
@@ -151,9 +152,9 @@ namespace gillab
             "own stamping (about 0.1 ms resolution); the hold time is its stamping only.";
 
         // The one probe kept between `%heartbeat start` and `%heartbeat stop`.
-        std::unique_ptr<gil_probe>& persistent_probe()
+        kept_instrument<gil_probe>& persistent_probe()
         {
-            static std::unique_ptr<gil_probe> probe;
+            static kept_instrument<gil_probe> probe;
             return probe;
         }
 
@@ -366,26 +367,19 @@ namespace gillab
             if (call.args.has("python"))
                 throw usage_error("%heartbeat " + action.substr(0, 40) + ": --python applies to %%heartbeat on a cell; "
                                                                          "start/stop keep this kernel's native probe across cells");
-            std::unique_ptr<gil_probe>& probe = persistent_probe();
+            kept_instrument<gil_probe>& probe = persistent_probe();
             if (action == "start")
             {
-                if (probe) throw usage_error("%heartbeat: a probe is already running; %heartbeat stop first");
-                probe = std::make_unique<gil_probe>(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity);
-                static bool stop_at_exit = false;
-                if (!stop_at_exit)
-                {
-                    // A probe thread must not wait for the GIL while the interpreter finalises.
-                    py::module_::import("atexit").attr("register")(py::cpp_function([] { persistent_probe().reset(); }));
-                    stop_at_exit = true;
-                }
-                probe->start();
-                return started_result(*probe);
+                if (probe.running()) throw usage_error("%heartbeat: a probe is already running; %heartbeat stop first");
+                gil_probe& started = probe.keep(std::make_unique<gil_probe>(gil_probe::schedule::periodic, o.probe_every_s, probe_capacity));
+                started.start();
+                return started_result(started);
             }
             if (action == "stop")
             {
-                if (!probe) throw usage_error("%heartbeat: no probe is running; %heartbeat start first");
-                probe->stop();
-                std::unique_ptr<gil_probe> stopped = std::move(probe);
+                if (!probe.running()) throw usage_error("%heartbeat: no probe is running; %heartbeat start first");
+                probe.running()->stop();
+                std::unique_ptr<gil_probe> stopped = probe.take();
                 return span_result(*stopped, o);
             }
             throw usage_error("%heartbeat: bad action '" + action.substr(0, 40) + "'; accepted: start, stop");

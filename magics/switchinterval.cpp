@@ -14,7 +14,6 @@
 #include "render/figures.hpp"
 #include "instruments/gil_probe.hpp"
 #include "instruments/gil_timeline.hpp"
-#include "framework/magic_state.hpp"
 #include "framework/progress.hpp"
 #include "framework/python_side.hpp"
 #include "instruments/python_probe.hpp"
@@ -512,7 +511,7 @@ namespace gillab
                 }
                 check_switch_interval(seconds, "%switchinterval");
                 set_switch_interval(seconds);
-                magic_state_guard::keep_switch_interval();  // setting it is this magic's purpose
+                python_side::keep_switch_interval();  // setting it is this magic's purpose
                 const double now = switch_interval_s();
                 result.table.rows.push_back({"previous", before * 1e3, "what it was"});
                 result.table.rows.push_back({"now", now * 1e3, "kept until you change it or restart the kernel"});

@@ -13,6 +13,7 @@
 #include "framework/presentation.hpp"
 #include "framework/python_side.hpp"
 #include "framework/registry.hpp"
+#include "framework/thread_tools.hpp"
 #include "workers/sid_root.hpp"
 
 namespace
@@ -41,6 +42,7 @@ namespace gillab
         gillab::bind_runner_tools(m);
         gillab::bind_gil_trace_tool(m);
         gillab::bind_gil_watch_tool(m);
+        gillab::bind_thread_tools(m);
         gillab::set_kernel_describer(&python_side::describe_kernel_interpreter);
         gillab::bind_progress(m);
 

@@ -35,29 +35,31 @@ namespace gillab::python_side
         py::module_::import("gillab.magics.cell_modules").attr("remove")(folder, name);
     }
 
-    py::object snapshot_state()
+    py::object enter_magic_state(const py::object& tools)
     {
-        return py::module_::import("gillab.magics.kernel_state").attr("snapshot")();
+        py::object guard = py::module_::import("gillab.magics.state_guard").attr("MagicStateGuard")(tools);
+        guard.attr("__enter__")();
+        return guard;
     }
 
-    std::vector<std::string> restore_state(const py::object& saved)
+    std::string restore_magic_state(const py::object& guard)
     {
-        return py::module_::import("gillab.magics.kernel_state").attr("restore")(saved).cast<std::vector<std::string>>();
+        return guard.attr("restore")().cast<std::string>();
     }
 
-    py::object live_processes()
+    void leave_magic_state(const py::object& guard)
     {
-        return py::module_::import("gillab.runners.process_tree").attr("live_descendants")();
+        guard.attr("__exit__")(py::none(), py::none(), py::none());
     }
 
-    std::size_t stop_processes_started_since(const py::object& before)
+    void keep_switch_interval()
     {
-        py::module_ process_tree = py::module_::import("gillab.runners.process_tree");
-        const py::list left = process_tree.attr("started_since")(before);
-        if (left.empty()) return 0;
-        process_tree.attr("kill_trees")(left);
-        process_tree.attr("reap")(left);
-        return left.size();
+        py::module_::import("gillab.magics.state_guard").attr("keep_switch_interval")();
+    }
+
+    void keep_interpreter_state()
+    {
+        py::module_::import("gillab.magics.state_guard").attr("keep_interpreter_state")();
     }
 
     nl::json usable_cores()

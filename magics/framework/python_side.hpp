@@ -37,11 +37,18 @@ namespace gillab::python_side
     py::object load_cell(const std::string& folder, const std::string& name);
     void remove_cell(const std::string& folder, const std::string& name);
 
-    // gillab.magics.kernel_state and gillab.runners.process_tree: the state guard's Python half.
-    py::object snapshot_state();
-    std::vector<std::string> restore_state(const py::object& saved);  // what was put back
-    py::object live_processes();
-    std::size_t stop_processes_started_since(const py::object& before);  // how many were left
+    // gillab.magics.state_guard: the scope every magic runs in (registry.cpp opens it around
+    // each one). Entering snapshots what the magic's jobs may change; restoring puts it back and
+    // gives the note saying what that was ("" when nothing had changed); leaving puts back what
+    // no restore did (an error, an interrupt). `tools`: framework/thread_tools.
+    py::object enter_magic_state(const py::object& tools);
+    std::string restore_magic_state(const py::object& guard);
+    void leave_magic_state(const py::object& guard);
+    // For a magic whose purpose is to set the switch interval (%switchinterval 1ms), or to change
+    // the interpreter state across cells (%gilwatch start/stop): the innermost running magic
+    // keeps it as it finds it at its end.
+    void keep_switch_interval();
+    void keep_interpreter_state();
 
     // gillab.runners.cores: {cores, limited_by, why, affinity_cpus, quota_cpus, machine_cpus}.
     nl::json usable_cores();

@@ -1,8 +1,8 @@
 #include "framework/registry.hpp"
 
-#include "framework/magic_state.hpp"
 #include "framework/presentation.hpp"
 #include "framework/python_side.hpp"
+#include "framework/thread_tools.hpp"
 
 namespace gillab
 {
@@ -55,6 +55,42 @@ namespace gillab
 
     namespace
     {
+        // The magic state guard (gillab/magics/state_guard.py) around one magic: what its jobs
+        // changed is put back when the scope ends, also when the magic throws (an error,
+        // KeyboardInterrupt). Construct and destroy with the GIL held, on the kernel's main thread.
+        class magic_scope
+        {
+        public:
+            magic_scope()
+                : m_guard(python_side::enter_magic_state(thread_tools()))
+            {}
+
+            ~magic_scope()
+            {
+                // Unwinding: keep any pending Python error as it is.
+                PyObject *type, *value, *traceback;
+                PyErr_Fetch(&type, &value, &traceback);
+                try
+                {
+                    python_side::leave_magic_state(m_guard);
+                }
+                catch (const std::exception&)
+                {
+                    PyErr_Clear();
+                }
+                PyErr_Restore(type, value, traceback);
+            }
+
+            magic_scope(const magic_scope&) = delete;
+            magic_scope& operator=(const magic_scope&) = delete;
+
+            // Puts back now; the note saying what that was, or "".
+            std::string restore() { return python_side::restore_magic_state(m_guard); }
+
+        private:
+            py::object m_guard;
+        };
+
         // Dunder names (__builtins__, __name__) belong to the session itself:
         // storing a result there breaks it.
         bool is_result_variable_name(const std::string& name)
@@ -83,7 +119,7 @@ namespace gillab
             }
             Result outcome;
             {
-                magic_state_guard guard;
+                magic_scope guard;
                 outcome = magic.run(call);
                 const std::string note = guard.restore();
                 if (!note.empty()) outcome.table.notes.push_back(note);

@@ -2,7 +2,6 @@
 
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <thread>
 
 #include <pybind11/pybind11.h>
@@ -25,16 +24,20 @@ namespace gillab
         }
     }
 
+    python_thread python_thread_of(PyObject* thread)
+    {
+        const py::handle t(thread);
+        const py::object native_id = t.attr("native_id");
+        return {t.attr("ident").cast<unsigned long>(), native_id.is_none() ? 0 : native_id.cast<unsigned long>(),
+                t.attr("name").cast<std::string>()};
+    }
+
     std::vector<python_thread> python_threads()
     {
         std::vector<python_thread> found;
         for (py::handle thread : py::module_::import("threading").attr("enumerate")())
         {
-            py::object ident = thread.attr("ident");
-            py::object native_id = thread.attr("native_id");
-            if (ident.is_none()) continue;
-            found.push_back({ident.cast<unsigned long>(), native_id.is_none() ? 0 : native_id.cast<unsigned long>(),
-                             thread.attr("name").cast<std::string>()});
+            if (!thread.attr("ident").is_none()) found.push_back(python_thread_of(thread.ptr()));
         }
         return found;
     }
@@ -110,14 +113,5 @@ namespace gillab
     void raise_in_threads(const std::vector<python_thread>& threads, PyObject* exception)
     {
         for (const python_thread& t : threads) PyThreadState_SetAsyncExc(t.ident, exception);
-    }
-
-    std::string describe_threads(const std::vector<python_thread>& threads)
-    {
-        std::ostringstream text;
-        text << threads.size() << (threads.size() == 1 ? " thread (" : " threads (");
-        for (std::size_t i = 0; i < threads.size(); ++i) text << (i ? ", " : "") << threads[i].name;
-        text << ")";
-        return text.str();
     }
 }

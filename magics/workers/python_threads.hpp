@@ -1,6 +1,7 @@
 // Python threads started since a moment, and stopping them: the one
 // mechanism behind the interrupt (what an interrupted cell started) and the
-// magic state guard (what a magic's jobs left running).
+// magic state guard (what a magic's jobs left running; framework/thread_tools
+// hands these functions to gillab/magics/state_guard.py).
 #pragma once
 
 #include <chrono>
@@ -18,6 +19,9 @@ namespace gillab
         unsigned long native_id = 0;
         std::string name;
     };
+
+    // A started threading.Thread as the functions below take it (GIL held).
+    python_thread python_thread_of(PyObject* thread);
 
     // The live threads threading knows (GIL held).
     std::vector<python_thread> python_threads();
@@ -43,7 +47,4 @@ namespace gillab
     // Raises `exception` in each thread at its next bytecode (a thread
     // blocked in a C call sees it when the call returns). GIL held.
     void raise_in_threads(const std::vector<python_thread>& threads, PyObject* exception);
-
-    // "2 threads (worker, Thread-3)": how a note names them.
-    std::string describe_threads(const std::vector<python_thread>& threads);
 }

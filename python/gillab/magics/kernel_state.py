@@ -9,8 +9,8 @@ warnings turned into errors. A magic promises to leave the kernel as it found
 it, so each one runs between snapshot() and restore(); a plain cell's changes
 are the student's and stay.
 
-The switch interval and the child processes are restored by the native side
-(magics/framework/magic_state.cpp), which calls this module.
+The guard around each magic (state_guard.py) calls this module; it puts back the switch
+interval, the child processes and the threads itself.
 """
 
 import _signal
