@@ -59,9 +59,12 @@ namespace gillab
     void bind_thread_tools(py::module_& m)
     {
         tools = new py::object(py::module_::import("types").attr("SimpleNamespace")(
-            "busy_threads"_a = py::cpp_function(&busy, py::name("busy_threads"), "threads"_a, "window_s"_a, "share"_a),
-            "raise_in_threads"_a = py::cpp_function(&raise_in, py::name("raise_in_threads"), "threads"_a, "exception_type"_a),
-            "wait_for_threads"_a = py::cpp_function(&wait_for, py::name("wait_for_threads"), "threads"_a, "budget_s"_a)));
+            "busy_threads"_a = py::cpp_function(&busy, py::name("busy_threads"), "threads"_a, "window_s"_a, "share"_a,
+                                                "those of the threads that used at least share of a CPU over window_s"),
+            "raise_in_threads"_a = py::cpp_function(&raise_in, py::name("raise_in_threads"), "threads"_a, "exception_type"_a,
+                                                    "raises exception_type in each thread at its next bytecode"),
+            "wait_for_threads"_a = py::cpp_function(&wait_for, py::name("wait_for_threads"), "threads"_a, "budget_s"_a,
+                                                    "waits up to budget_s for the threads to end; those still alive")));
         m.attr("thread_tools") = *tools;
     }
 
