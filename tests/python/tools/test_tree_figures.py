@@ -70,6 +70,16 @@ def test_an_import_inside_a_function_that_closes_a_loop_is_a_circle(tmp_path):
     assert circles == "2: `lone` ↔ `lone.alone`; `pkg.batch` ↔ `pkg.unit`"
 
 
+def test_a_magic_running_python_outside_a_runner_task_counts_as_a_second_way(tmp_path):
+    root = tree(tmp_path, {"magics/a.cpp": "auto answer = run_kernel_task(request, \"a\", ns);\n",
+                           "magics/b.cpp": "// PyRun_SimpleString in a comment\nauto x = run_task(t, r, \"b\");\n",
+                           "magics/framework/runner.cpp": "PyRun_SimpleString(\"x\");\n"})
+    ways = "ways a magic measures its cell"
+    assert figure(run_tool(root).stdout, ways).startswith("1: a runner task handed native tools (`magics/a.cpp`, ")
+    (root / "magics" / "c.cpp").write_text("PyRun_SimpleString(cell.c_str());\n")
+    assert figure(run_tool(root).stdout, ways).endswith("; by another route: `magics/c.cpp`")
+
+
 def test_the_soak_coverage_names_the_magics_it_leaves_out(tmp_path):
     root = tree(tmp_path, {"share/manuals/one.txt": "x\n", "share/manuals/two.txt": "y\n",
                            "bench/soak": "#!/usr/bin/python3\nINVOCATIONS = {\"one\": [(\"a\", \"%one\")]}\n"})
