@@ -55,7 +55,7 @@ def _pool_all_up(workers, start_method):
     one (N tiny tasks alone may all be answered by the first worker up)."""
     context = multiprocessing.get_context(start_method)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_keep,
-                                       initargs=(context.Barrier(workers),))
+                               initargs=(context.Barrier(workers),))
     list(pool.map(_arrive, range(workers)))
     return pool
 
