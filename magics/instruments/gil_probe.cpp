@@ -135,10 +135,6 @@ namespace gillab
         // A Python loop of time.sleep(0): the GIL is held between samples and
         // given up only inside the sleep, so "asked" is stamped while holding
         // it and the whole queue behind the running thread falls in the wait.
-        // The sleep keeps a Python thread's timer slack: a zero sleep then lasts
-        // long enough for a waiting thread to take the GIL, as it does in Python;
-        // with the probe thread's 1 ns slack it would return first, every time.
-        prctl(PR_SET_TIMERSLACK, 0UL, 0, 0, 0);
         while (!m_stop.load(std::memory_order_relaxed))
         {
             gil_sample sample;
@@ -155,6 +151,11 @@ namespace gillab
     void gil_probe::run()
     {
         become_probe_thread("gillab-probe");
+        // The probe stands for a Python thread, so it keeps a Python thread's
+        // timer slack: its sleeps and its timed wait for the GIL then end as
+        // late as a Python thread's do (a sleeping waker is late by both), and
+        // a zero sleep lasts long enough for a waiting thread to take the GIL.
+        prctl(PR_SET_TIMERSLACK, 0UL, 0, 0, 0);
         // One thread state for the probe's whole life: each later
         // acquisition only takes the GIL, allocating nothing.
         PyGILState_STATE outer = PyGILState_Ensure();

@@ -178,9 +178,9 @@ def gilwatch_cases(size):
         cases.append(Case("%%%%gilwatch %s's part of the held GIL (%s)" % (name, design),
                           "%s's part of the threads' CPU time (time.thread_time)" % name,
                           magic, "gilwatch.cpu_fraction(%r, %s, %r)" % (design, seconds, name), "", margin=1.5))
-    # the sampled turns against the spinners' own count in a run of their own: on a loaded machine
-    # a turn may last several switch intervals, and how many varies from run to run; runs under
-    # the sampler hand over more often (x1.5, docs/benchmarks.md): ±20%, and a 2.5x margin
+    # the sampled turns against the spinners' own count in a run of their own: a turn may last
+    # several switch intervals, and how many depends on how often anything else on the machine
+    # wakes up, the sampler's own wake-ups included (docs/benchmarks.md): ±20%, and a 2.5x margin
     cases.append(Case("%%gilwatch turns of two pure-Python spinners", "the spinners' own count of their turns",
                       ["%%gilwatch -o _calib\n" + COUNTING_CELL % seconds, "_calib.turns('spin-0') + _calib.turns('spin-1')"],
                       "gilwatch.counted_turns(%s)" % seconds, "turns", margin=2.5, noisy=True))

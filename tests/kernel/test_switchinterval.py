@@ -262,3 +262,42 @@ def test_a_zlib_call_longer_than_the_window_reports_no_rate_not_zero(kernel):
     assert "no zlib step finished" in result.value()
     assert kernel.eval("z.rate('5ms') != 0")
     assert interval(kernel) == pytest.approx(0.005)
+
+
+SLACK_WATCHER = """
+import os, threading, time
+_slack = {}
+def _watch_probe_slack(stop):
+    while not stop.is_set():
+        for tid in os.listdir('/proc/self/task'):
+            try:
+                with open(f'/proc/self/task/{tid}/comm') as comm:
+                    if comm.read().strip() != 'gillab-probe':
+                        continue
+                with open(f'/proc/{tid}/timerslack_ns') as slack:
+                    _slack['probe'] = int(slack.read())
+            except OSError:  # the thread ended between the two reads
+                pass
+        time.sleep(0.01)
+    with open(f'/proc/{threading.get_native_id()}/timerslack_ns') as slack:
+        _slack['python'] = int(slack.read())
+_stop = threading.Event()
+_watcher = threading.Thread(target=_watch_probe_slack, args=(_stop,))
+_watcher.start()
+"""
+
+
+@pytest.mark.parametrize("probe", ["sleep", "yield"])
+def test_the_probe_thread_sleeps_with_a_python_threads_timer_slack(kernel, probe):
+    # The probe stands for a Python thread: its wake-ups and its timed wait for
+    # the GIL end as late as a Python thread's (the plain waker's lateness,
+    # tests/calibration, includes that slack at every interval).
+    kernel.ok(SLACK_WATCHER)
+    try:
+        result = kernel.execute(f"%switchinterval --sweep 1ms --probe {probe} --duration 300ms", timeout=60)
+    finally:
+        kernel.ok("_stop.set(); _watcher.join()")
+    assert result.status == "ok", result.reply["content"]
+    slack = kernel.eval("_slack")
+    assert "probe" in slack, "no gillab-probe thread seen during the sweep"
+    assert slack["probe"] == slack["python"] > 1
