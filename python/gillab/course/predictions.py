@@ -84,8 +84,11 @@ def compare(what, guess, measured, published=None, *, figure=None, unit="x", tol
     `measured` value and the `published` one. `figure` names the published.json entry the published
     value comes from, for the citation. `unit` is 'x' (a ratio), '%' or a unit name such as 'ms'.
     Each comparison is kept for `calibration()`."""
-    shown = Comparison(what, guess, None if measured is None else float(measured), None if published is None else float(published), unit,
-                       tolerance, _published.cite(figure, short=True) if figure else None, reason)
+    def number(value):
+        return None if value is None else float(value)
+
+    shown = Comparison(what, guess, number(measured), number(published), unit, tolerance,
+                       _published.cite(figure, short=True) if figure else None, reason)
     _shown[what] = shown
     return shown
 

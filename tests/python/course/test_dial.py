@@ -51,7 +51,8 @@ class Runs(Sweep):
 
 def test_sweep_lines_print_each_interval_and_say_which_had_no_sample():
     lines = sweep_lines(Runs({"5ms": 5.3, "1ms": None}), intervals=("5ms", "1ms")).splitlines()
-    assert lines[0] == "   5ms: median   5.30 ms, p95  10.60 ms, worst  15.90 ms,   100 turns of the probe, cruncher at 0.90x its 5 ms rate"
+    assert lines[0] == ("   5ms: median   5.30 ms, p95  10.60 ms, worst  15.90 ms,   100 turns of the probe, "
+                        "cruncher at 0.90x its 5 ms rate")
     assert lines[1] == f"   1ms: {NO_SAMPLE}"
     assert median_text(Runs({"1ms": None}), "1ms") == NO_SAMPLE and median_text(Runs({"5ms": 5.3}), "5ms") == "5.30 ms"
 
