@@ -12,8 +12,8 @@ def _interval_ms(label):
     return seconds(label) * 1e3
 
 
-# What a sweep's interval without a median means: its probe never got the GIL inside the window
-# (its first turn comes after two waits behind the cruncher, which a loaded machine can delay past it).
+# What a sweep's interval without a median means: its probe never began a timed turn inside the window
+# (its thread first takes the GIL once behind the cruncher, which a loaded machine can delay past it).
 NO_SAMPLE = "no sample (the probe got no turn inside its window: run the sweep again)"
 
 
