@@ -12,17 +12,49 @@ def _interval_ms(label):
     return seconds(label) * 1e3
 
 
+# What a sweep's interval without a median means: its probe never began a timed turn inside the window
+# (its thread first takes the GIL once behind the cruncher, which a loaded machine can delay past it).
+NO_SAMPLE = "no sample (the probe got no turn inside its window: run the sweep again)"
+
+
+def sweep_lines(result, intervals=("5ms", "1ms", "0.2ms")):
+    """One line per interval of a sleeping-probe sweep: median, p95 and worst lateness, the probe's
+    turns and the cruncher's rate against its rate at 5 ms."""
+    lines = []
+    for label in intervals:
+        run = result.run(label)
+        if run["median_ms"] is None:
+            lines.append(f"{label:>6}: {NO_SAMPLE}")
+            continue
+        rate = run.get("rate_vs_default")
+        lines.append(f"{label:>6}: median {run['median_ms']:6.2f} ms, p95 {run['p95_ms']:6.2f} ms, worst "
+                     f"{run['max_ms']:6.2f} ms, {run['handovers']:5d} turns of the probe, cruncher at "
+                     + ("-" if rate is None else f"{rate:.2f}x") + " its 5 ms rate")
+    return "\n".join(lines)
+
+
+def median_text(result, label):
+    """A sweep's median lateness at `label` as the lectures print it, or that there was no sample."""
+    median = result.median(label)
+    return NO_SAMPLE if median is None else f"{median:.2f} ms"
+
+
 def floor_sentence(result, intervals=("5ms", "1ms", "0.2ms")):
     """Where the median lateness of `result` (a %switchinterval sweep) sits against each
     interval, and what a median below its interval means; true whatever the run shows."""
     placed, below = [], []
     for label in intervals:
         median = result.median(label)
+        if median is None:
+            placed.append(f"{label} {NO_SAMPLE}")
+            continue
         side = "above" if median >= _interval_ms(label) else "below"
         placed.append(f"{label} {median:.2f} ms ({side})")
         if side == "below":
             below.append(label)
     text = "Your median lateness against each interval: " + ", ".join(placed) + ". "
+    if all(result.median(label) is None for label in intervals):
+        return text
     if not below:
         return text + "Every median is above its interval: each waiter sat out at least one whole interval."
     return (text + f"Below the interval at {', '.join(below)}: there the probe often found the GIL free when "

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gillab.course.dial import floor_sentence, turn_split, yield_sentence
+from gillab.course.dial import NO_SAMPLE, floor_sentence, median_text, sweep_lines, turn_split, yield_sentence
 
 
 class Sweep:
@@ -29,6 +29,32 @@ def test_floor_sentence_names_the_intervals_where_the_probe_found_the_gil_free()
 def test_floor_sentence_reads_a_label_without_a_unit_as_seconds_as_the_magics_do():
     text = floor_sentence(Sweep({"0.005": 6.1}), intervals=("0.005",))
     assert "0.005 6.10 ms (above)" in text
+
+
+def test_floor_sentence_places_only_the_intervals_that_have_a_sample():
+    text = floor_sentence(Sweep({"5ms": None, "1ms": 1.4, "0.2ms": 0.1}))
+    assert f"5ms {NO_SAMPLE}, 1ms 1.40 ms (above), 0.2ms 0.10 ms (below)" in text
+    assert "Below the interval at 0.2ms:" in text
+    assert floor_sentence(Sweep({"5ms": None}), intervals=("5ms",)).endswith(f"5ms {NO_SAMPLE}. ")
+
+
+class Runs(Sweep):
+    # What sweep_lines reads: each interval's run as the result object gives it (median_ms None: no sample).
+    def run(self, interval):
+        median = self.medians[interval]
+        return {"median_ms": median, "p95_ms": median and median * 2, "max_ms": median and median * 3,
+                "handovers": 0 if median is None else 100, "rate_vs_default": None if median is None else 0.9}
+
+    def median(self, interval):
+        return self.run(interval)["median_ms"]
+
+
+def test_sweep_lines_print_each_interval_and_say_which_had_no_sample():
+    lines = sweep_lines(Runs({"5ms": 5.3, "1ms": None}), intervals=("5ms", "1ms")).splitlines()
+    assert lines[0] == ("   5ms: median   5.30 ms, p95  10.60 ms, worst  15.90 ms,   100 turns of the probe, "
+                        "cruncher at 0.90x its 5 ms rate")
+    assert lines[1] == f"   1ms: {NO_SAMPLE}"
+    assert median_text(Runs({"1ms": None}), "1ms") == NO_SAMPLE and median_text(Runs({"5ms": 5.3}), "5ms") == "5.30 ms"
 
 
 def test_floor_sentence_refuses_a_label_that_is_not_a_duration():

@@ -34,3 +34,12 @@ def test_calibration_lists_each_comparison_once_with_how_far_the_guess_was():
     text = calibration().data
     assert text.count("calibrated ratio") == 1 and "x1.50 of the measurement" in text and "two cores, again" in text
     assert "+15.0 points" in text
+
+
+def test_compare_with_nothing_measured_says_so_instead_of_failing():
+    # A sweep interval whose probe got no turn has no median: the comparison must still display.
+    empty = compare("an interval without a sample", 4.0, None, 6.52, unit="ms", reason="one interval")
+    line = empty.sentence()
+    assert empty.close is None and "measured here nothing" in line and "published 6.52 ms" in line
+    assert "run it again" in line and "too high" not in line
+    assert "not measured" in calibration().data
