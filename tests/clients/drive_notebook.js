@@ -66,9 +66,13 @@ const UI = {
       await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded);
     },
     async chooseKernel(page) {
-      // Without a kernelspec the Notebook starts its default kernel; switch from the menu.
+      // Without a kernelspec the Notebook starts its default kernel; switch from the menu once
+      // that kernel has answered, as a student would: switching deletes its session, and the
+      // server fails that deletion (500, then "Dead kernel") while the kernel is still starting.
       const name = page.locator('#kernel_indicator .kernel_indicator_name');
       if (!(await name.textContent()).includes(job.kernel)) {
+        await page.waitForFunction(() => Jupyter.notebook.kernel &&
+          Object.keys(Jupyter.notebook.kernel.info_reply).length > 0);
         await page.locator('#kernellink').click();
         await page.locator('#menu-change-kernel').hover();
         await page.locator('#kernel-submenu-gillab').click();
