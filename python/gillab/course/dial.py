@@ -42,18 +42,19 @@ def median_text(result, label):
 def floor_sentence(result, intervals=("5ms", "1ms", "0.2ms")):
     """Where the median lateness of `result` (a %switchinterval sweep) sits against each
     interval, and what a median below its interval means; true whatever the run shows."""
-    placed, below = [], []
+    placed, below, measured = [], [], 0
     for label in intervals:
         median = result.median(label)
         if median is None:
             placed.append(f"{label} {NO_SAMPLE}")
             continue
+        measured += 1
         side = "above" if median >= _interval_ms(label) else "below"
         placed.append(f"{label} {median:.2f} ms ({side})")
         if side == "below":
             below.append(label)
     text = "Your median lateness against each interval: " + ", ".join(placed) + ". "
-    if all(result.median(label) is None for label in intervals):
+    if not measured:
         return text
     if not below:
         return text + "Every median is above its interval: each waiter sat out at least one whole interval."
