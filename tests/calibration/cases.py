@@ -127,7 +127,7 @@ RACE_CELL = "counter = 0\ndef one_more(value):\n    return value + 1\ncounter = 
 
 
 def race_cases(size):
-    iterations, runs = 200_000, 7
+    iterations, runs, lock_runs = 200_000, 7, 5
     race = "%%race --threads 4 --iterations {} --runs {} --no-published --modes {} -o _calib\n{}"
     # which updates a forced switch destroys depends on where it lands: one run's lost share
     # lands anywhere from none to two thirds, so each figure is a median of several runs (fewer
@@ -136,8 +136,8 @@ def race_cases(size):
                  [race.format(iterations, runs, "unlocked", RACE_CELL), "_calib.lost_percent('unlocked')"],
                  "race.lost_percent(4, %d, %d)" % (iterations, runs), "%", margin=2.5, noisy=True),
             Case("%%race lock cost (x unlocked)", "the same threads with `with lock:`, locked wall / unlocked wall",
-                 [race.format(iterations // 2, 5, "unlocked,lock", RACE_CELL), "_calib.cost('lock')"],
-                 "race.lock_cost(4, %d, 5)" % (iterations // 2), "x", margin=2.0, noisy=True)]
+                 [race.format(iterations // 2, lock_runs, "unlocked,lock", RACE_CELL), "_calib.cost('lock')"],
+                 "race.lock_cost(4, %d, %d)" % (iterations // 2, lock_runs), "x", margin=2.0, noisy=True)]
 
 
 LOAD_CELL = ("import asyncio, threading, heartbeat\n"
