@@ -25,6 +25,7 @@ from . import sandbox
 from .grade_one import failed_grade, gradable, regular_files, remove_tree, run_gradable
 
 CONNECT_TIMEOUT_S = 30
+WORKERS_WAIT_S = 60  # workers started beside the run may join the scheduler seconds after it answers
 
 
 def pack(folder, skip_notebooks=False):
@@ -100,7 +101,12 @@ class Cluster:
         return False
 
     def probe(self, limits):
-        """None when every worker of the cluster can make a sandbox; else why one cannot."""
+        """None when every worker of the cluster can make a sandbox; else why one cannot. Waits for
+        the first worker to join, as an instructor may start them a moment before grading."""
+        try:
+            self.client.wait_for_workers(1, timeout=WORKERS_WAIT_S)
+        except TimeoutError:
+            return f"the scheduler at {self.address} has no workers (none joined in {WORKERS_WAIT_S} s)"
         answers = self.client.run(sandbox.probe, limits)
         if not answers:
             return f"the scheduler at {self.address} has no workers"

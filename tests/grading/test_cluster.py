@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import time
 
 import nbformat
 import pytest
@@ -145,3 +146,33 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(workspac
     assert {g["student"]: (g["score"], g["manual_pending"], g["status"]) for g in grades} == expected_scores()
     # The killed worker's nanny starts a replacement, which the cluster's stop ends a moment later.
     assert processes_left_under(folder, 20) == []
+
+
+def test_a_worker_started_after_the_grader_still_grades_in_its_sandbox(workspace):
+    """An instructor may start the workers a moment before grading: --sandbox on waits for the first
+    one to join instead of refusing an empty cluster."""
+    folder = tempfile.mkdtemp(dir=workspace)
+    released = os.path.join(folder, "release")
+    assert run_command("release", SOURCE, released, tmpdir=folder).returncode == 0
+    built = submissions.build(nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4),
+                              {"peek": [], "port": free_port(), "unix": "gillab-none", "scribble": []})
+    subs = os.path.join(folder, "submitted")
+    submissions.write({"correct": built["correct"]}, subs)
+    cluster = LocalCluster(PREFIX, folder, workers=0)
+    out = os.path.join(folder, "out")
+    try:
+        grader = subprocess.Popen([os.path.join(PREFIX, "bin", "gillab-grade"), "autograde", subs, "--source", SOURCE,
+                                   "--out", out, "--scheduler", cluster.address, *LIMITS],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=dict(os.environ, TMPDIR=folder))
+        time.sleep(3)
+        assert grader.poll() is None, "the grader gave up before any worker joined"
+        cluster.add_workers(1)
+        _, errors = grader.communicate(timeout=600)
+    finally:
+        cluster.stop()
+    assert grader.returncode == 0, errors
+    grades = grades_of(out)
+    assert {g["student"]: (g["score"], g["manual_pending"], g["status"]) for g in grades} == {
+        "correct": submissions.EXPECTED["correct"]}
+    assert all(g["sandbox"] == "bubblewrap" for g in grades), grades

@@ -16,18 +16,24 @@ class LocalCluster:
         self.address = f"tcp://127.0.0.1:{free_port()}"
         env = dict(os.environ, PYTHONPATH=os.path.join(prefix, "lib", "gillab", "python"),
                    JUPYTER_PATH=os.path.join(prefix, "share", "jupyter"), TMPDIR=workdir)
-        quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=workdir)
+        self.quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=workdir)
         self.scheduler = subprocess.Popen(["dask-scheduler", "--host", "127.0.0.1", "--port",
-                                           self.address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
-        self.workers = [subprocess.Popen(["dask-worker", self.address, "--nthreads", "1", "--no-nanny",
-                                          "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{n}"], **quiet)
-                        for n in range(workers)]
+                                           self.address.rsplit(":", 1)[1], "--no-dashboard"], **self.quiet)
+        self.workers = []
         try:
-            with distributed.Client(self.address, timeout=60) as client:
-                client.wait_for_workers(workers, timeout=60)
+            self.add_workers(workers)
         except BaseException:
             self.stop()
             raise
+
+    def add_workers(self, count):
+        """Starts count more workers; returns once the scheduler answers and every worker has joined it."""
+        self.workers += [subprocess.Popen(["dask-worker", self.address, "--nthreads", "1", "--no-nanny",
+                                           "--host", "127.0.0.1", "--no-dashboard", "--name", f"w{n}"], **self.quiet)
+                         for n in range(len(self.workers), len(self.workers) + count)]
+        with distributed.Client(self.address, timeout=60) as client:
+            if self.workers:
+                client.wait_for_workers(len(self.workers), timeout=60)
 
     def stop(self):
         for proc in self.workers + [self.scheduler]:
