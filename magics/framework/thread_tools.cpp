@@ -59,6 +59,8 @@ namespace gillab
     void bind_thread_tools(py::module_& m)
     {
         tools = new py::object(py::module_::import("types").attr("SimpleNamespace")(
+            "live_threads"_a = py::cpp_function(&live_thread_objects, py::name("live_threads"),
+                                                "the live threads threading knows, those without an ident yet left out"),
             "busy_threads"_a = py::cpp_function(&busy, py::name("busy_threads"), "threads"_a, "window_s"_a, "share"_a,
                                                 "those of the threads that used at least share of a CPU over window_s"),
             "raise_in_threads"_a = py::cpp_function(&raise_in, py::name("raise_in_threads"), "threads"_a, "exception_type"_a,

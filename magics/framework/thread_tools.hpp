@@ -11,6 +11,7 @@ namespace gillab
     namespace py = pybind11;
 
     // `_gillab.thread_tools`, a namespace of
+    //   live_threads() -> the live threading.Thread objects that have an ident;
     //   busy_threads(threads, window_s, share) -> those that used at least `share` of a CPU
     //       over `window_s` (the GIL released meanwhile);
     //   raise_in_threads(threads, exception_type): raised at each one's next bytecode;

@@ -32,13 +32,20 @@ namespace gillab
                 t.attr("name").cast<std::string>()};
     }
 
+    py::list live_thread_objects()
+    {
+        py::list live;
+        for (py::handle thread : py::module_::import("threading").attr("enumerate")())
+        {
+            if (!thread.attr("ident").is_none()) live.append(thread);
+        }
+        return live;
+    }
+
     std::vector<python_thread> python_threads()
     {
         std::vector<python_thread> found;
-        for (py::handle thread : py::module_::import("threading").attr("enumerate")())
-        {
-            if (!thread.attr("ident").is_none()) found.push_back(python_thread_of(thread.ptr()));
-        }
+        for (py::handle thread : live_thread_objects()) found.push_back(python_thread_of(thread.ptr()));
         return found;
     }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <Python.h>
+#include <pybind11/pybind11.h>
 
 namespace gillab
 {
@@ -23,7 +23,11 @@ namespace gillab
     // A started threading.Thread as the functions below take it (GIL held).
     python_thread python_thread_of(PyObject* thread);
 
-    // The live threads threading knows (GIL held).
+    // The live threads threading knows, as threading.Thread objects; one not
+    // yet given an ident (just starting) is left out (GIL held).
+    pybind11::list live_thread_objects();
+
+    // The same threads as python_thread (GIL held).
     std::vector<python_thread> python_threads();
     std::set<unsigned long> python_thread_idents();
 

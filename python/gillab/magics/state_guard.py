@@ -15,7 +15,6 @@ keep_switch_interval() or keep_interpreter_state(), which mark the innermost ope
 """
 
 import sys
-import threading
 
 from gillab.magics import kernel_state
 from gillab.runners import process_tree
@@ -47,11 +46,6 @@ def keep_interpreter_state():
         _open[-1].keep_state = True
 
 
-def _python_threads():
-    """The live threads threading knows, those not yet given an ident (just started) left out."""
-    return [t for t in threading.enumerate() if t.ident is not None]
-
-
 def _threads_named(threads):
     """'2 threads (worker, Thread-3)': how a note names them."""
     return f"{len(threads)} thread{'' if len(threads) == 1 else 's'} ({', '.join(t.name for t in threads)})"
@@ -67,11 +61,12 @@ class MagicStateGuard:
     whatever restore() was not called for (an error, KeyboardInterrupt, which propagate as they
     are). Guards nest (a magic's cell may run another magic): each restores its own snapshot.
 
-    `tools` stop the threads a job left running: busy_threads(threads, window_s, share),
+    `tools` find and stop the threads a job left running: live_threads(),
+    busy_threads(threads, window_s, share),
     raise_in_threads(threads, exception_type) and wait_for_threads(threads, budget_s) of the native
     module (magics/framework/thread_tools). They are the kernel's native ones rather than ctypes
     and /proc read here because the interrupt stops a cell's threads with the same functions: one
-    definition of how a thread is judged busy, stopped and waited for."""
+    definition of which threads are live and how one is judged busy, stopped and waited for."""
 
     def __init__(self, tools):
         self._tools = tools
@@ -82,7 +77,7 @@ class MagicStateGuard:
     def __enter__(self):
         self._interval_s = sys.getswitchinterval()
         self._processes = process_tree.live_descendants()
-        self._threads = {t.ident for t in _python_threads()}
+        self._threads = {t.ident for t in self._tools.live_threads()}
         self._saved = kernel_state.snapshot()
         self._restored = False
         _open.append(self)
@@ -126,7 +121,7 @@ class MagicStateGuard:
     def _settle_threads(self):
         """The threads the jobs left running: the busy ones stopped, the idle ones left. Clauses
         for the note (none when every thread a job started has ended)."""
-        left = [t for t in _python_threads() if t.ident not in self._threads]
+        left = [t for t in self._tools.live_threads() if t.ident not in self._threads]
         if left:
             left = self._tools.wait_for_threads(left, FINISHING_S)
         if not left:
