@@ -3,6 +3,7 @@ Debian's ipykernel loads the `_gillab` extension module the gillab kernel runs f
 results of the same structure as in the gillab kernel, progress and interrupt
 included."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -36,8 +37,9 @@ class IPyKernel(Kernel):
         self.wait_for_ready()
 
 
-@pytest.fixture(scope="module")
-def ipykernel():
+@contextlib.contextmanager
+def ipykernel_with_gillab():
+    """A fresh ipykernel with `%load_ext gillab` done; shut down on leaving."""
     spec_root = tempfile.mkdtemp(prefix="gillab-ipykernel-spec-")
     spec_dir = os.path.join(spec_root, "python3")
     os.makedirs(spec_dir)
@@ -57,6 +59,12 @@ def ipykernel():
     finally:
         k.shutdown()
         shutil.rmtree(spec_root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def ipykernel():
+    with ipykernel_with_gillab() as k:
+        yield k
 
 
 def bundle_shape(data):
@@ -179,3 +187,23 @@ def test_interrupt_stops_the_magic_and_the_kernel_goes_on(ipykernel, mode):
     assert live <= children_before
     assert psutil.Process(ipykernel.pid).num_threads() <= threads_before
     assert ipykernel.eval("__import__('sys').getswitchinterval()") == 0.005
+
+
+def test_exit_with_a_watch_and_a_heartbeat_still_running_ends_the_kernel_cleanly():
+    """Instruments a line form keeps (start without stop) are ended at interpreter exit, before
+    the interpreter finalises: their native threads must not sample or wait for a GIL that is gone."""
+    with ipykernel_with_gillab() as k:
+        k.ok("%gilwatch start --period 100us")
+        k.ok("%heartbeat start --probe-every 1ms")
+        k.ok("import threading\n"
+             "def spin():\n"
+             "    while True:\n"
+             "        pass\n"
+             "threading.Thread(target=spin, daemon=True).start()")
+        time.sleep(0.3)
+        assert k.execute("exit()").status == "ok"
+        deadline = time.monotonic() + 30
+        while k.manager.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not k.manager.is_alive(), "the kernel should end after exit()"
+        assert k.manager.provisioner.process.returncode == 0
