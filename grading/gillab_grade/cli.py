@@ -41,6 +41,10 @@ def _add_run_options(parser):
     parser.add_argument("--jobs", type=_positive(int), default=None,
                         help="notebooks graded in parallel, each in its own kernel (default: the cores this "
                              "process may use, the fewer of its affinity mask and its cgroup CPU quota)")
+    parser.add_argument("--lecture-size", choices=("quick", "full"), default="quick",
+                        help="how long the lectures' measurements run in each kernel: quick (GILLAB_QUICK=1, the "
+                             "size every exercise is tested at, each cell well inside --timeout) or full (as in "
+                             "class; give --timeout 120 or more) (default: quick)")
     defaults = Limits()
     parser.add_argument("--sandbox", choices=("auto", "on", "off"), default="auto",
                         help="run each kernel in a bubblewrap sandbox: auto (when this machine allows it), "
@@ -91,7 +95,8 @@ def _options(args, executor):
                     processes=args.process_limit, file_bytes=args.file_size_limit * MIB,
                     cpu_seconds=args.cpu_limit, disk_bytes=args.disk_limit * MIB)
     return Options(kernel_name=args.kernel, limits=limits, sandbox=_sandbox_mode(args.sandbox, limits, executor),
-                   kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "")
+                   kernel_logs=os.path.abspath(args.kernel_logs) if getattr(args, "kernel_logs", "") else "",
+                   lecture_size=args.lecture_size)
 
 
 def _usable_cores():

@@ -37,6 +37,7 @@ class Options:
     limits: Limits = field(default_factory=Limits)
     sandbox: str = "bubblewrap"  # or "off" (see sandbox.py)
     kernel_logs: str = ""  # a folder for each kernel's terminal output; "": kept nowhere
+    lecture_size: str = "quick"  # or "full": the lectures' measurement size (gillab.course.size), GILLAB_QUICK
 
 
 def regular_files(source, skip_notebooks=False):
@@ -110,7 +111,8 @@ def run_gradable(student, notebook, nb, notes, student_dir, source_dir, options,
     source_dir's other files; returns (NotebookGrade, executed notebook)."""
     private = tempfile.mkdtemp(prefix="gillab-grade-")
     try:
-        environ = dict(os.environ, MPLBACKEND="agg", **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
+        environ = dict(os.environ, MPLBACKEND="agg", GILLAB_QUICK="1" if options.lecture_size == "quick" else "0",
+                       **{processes.TOKEN_VARIABLE: uuid.uuid4().hex})
         host = sandbox.host_for(options.sandbox)(private, os.path.dirname(notebook), environ, options.limits,
                                                  keep_log=bool(options.kernel_logs))
         _copy_regular_files(student_dir, host.work)

@@ -31,8 +31,8 @@ from gillab_grade import nbformat_grader as fmt  # noqa: E402
 import submissions  # noqa: E402
 
 
-def run_command(*args, tmpdir, timeout=120):
-    env = dict(os.environ, TMPDIR=tmpdir)
+def run_command(*args, tmpdir, timeout=120, **environment):
+    env = dict(os.environ, TMPDIR=tmpdir, **environment)
     with subprocess.Popen([COMMAND, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env=env) as proc:
         try:
@@ -567,6 +567,21 @@ def test_check_gives_the_instructor_full_marks_and_the_student_version_zero(work
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "ps1.ipynb: instructor 6/6, student 0/6: ok"
     assert os.listdir(grader_tmp) == []
+
+
+@pytest.mark.parametrize("size, quick", [((), "1"), (("--lecture-size", "full"), "0")])
+def test_the_lectures_run_at_their_quick_size_unless_the_instructor_asks_for_full(workspace, size, quick):
+    """Every kernel the grader starts gets GILLAB_QUICK (gillab.course.size), whatever the grader's
+    own environment says: quick by default, so a full-size cell never meets --timeout unasked."""
+    source = tempfile.mkdtemp(dir=workspace)
+    nb = nbformat.read(os.path.join(SOURCE, "ps1.ipynb"), as_version=4)
+    cell(nb, "test_workers").source = f"import os\nassert os.environ.get('GILLAB_QUICK') == {quick!r}"
+    nbformat.write(nb, os.path.join(source, "ps1.ipynb"))
+    grader_tmp = tempfile.mkdtemp(dir=workspace)
+    result = run_command("check", source, "--allow-free-points", "--timeout", "20", "--jobs", "2", *size,
+                         tmpdir=grader_tmp, GILLAB_QUICK="0" if quick == "1" else "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "ps1.ipynb: instructor 6/6, student 1/6: ok"
 
 
 def test_check_fails_a_test_that_passes_without_a_solution(workspace):
