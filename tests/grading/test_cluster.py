@@ -30,14 +30,22 @@ LIMITS = ["--timeout", "10", "--interrupt-grace", "6", "--memory-limit", "1500",
           "--process-limit", "64", "--disk-limit", "64", "--file-size-limit", "16"]
 
 
-def write_class(folder, hostile):
+def write_class(folder, hostile, only=None):
+    """The class's submissions under folder/submitted (only those named, when given)."""
     released = os.path.join(folder, "release")
     assert run_command("release", SOURCE, released, tmpdir=folder).returncode == 0
     built = submissions.build(nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4), hostile)
     chosen = {name: built[name] for name in QUICK + HOSTILE} | {copy: built[of] for copy, of in COPIES.items()}
     subs = os.path.join(folder, "submitted")
-    submissions.write(chosen, subs)
+    submissions.write({name: chosen[name] for name in only} if only else chosen, subs)
     return subs
+
+
+def start_grader(subs, out, cluster, folder):
+    """gillab-grade autograde of subs on the cluster, running; its progress on stderr."""
+    return subprocess.Popen([os.path.join(PREFIX, "bin", "gillab-grade"), "autograde", subs, "--source", SOURCE,
+                             "--out", out, "--scheduler", cluster.address, *LIMITS],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ, TMPDIR=folder))
 
 
 def expected_scores():
@@ -125,10 +133,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_counts_nothing_twice(workspac
     cluster = LocalCluster(PREFIX, folder)
     out = os.path.join(folder, "out")
     try:
-        grader = subprocess.Popen([os.path.join(PREFIX, "bin", "gillab-grade"), "autograde", subs, "--source", SOURCE,
-                                   "--out", out, "--scheduler", cluster.address, *LIMITS],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  env=dict(os.environ, TMPDIR=folder))
+        grader = start_grader(subs, out, cluster, folder)
         progress = []
         while len(progress) < 4:  # graded on the client without a kernel, or by a worker
             line = grader.stderr.readline()
@@ -152,19 +157,12 @@ def test_a_worker_started_after_the_grader_still_grades_in_its_sandbox(workspace
     """An instructor may start the workers a moment before grading: --sandbox on waits for the first
     one to join instead of refusing an empty cluster."""
     folder = tempfile.mkdtemp(dir=workspace)
-    released = os.path.join(folder, "release")
-    assert run_command("release", SOURCE, released, tmpdir=folder).returncode == 0
-    built = submissions.build(nbformat.read(os.path.join(released, "ps1.ipynb"), as_version=4),
-                              {"peek": [], "port": free_port(), "unix": "gillab-none", "scribble": []})
-    subs = os.path.join(folder, "submitted")
-    submissions.write({"correct": built["correct"]}, subs)
+    subs = write_class(folder, {"peek": [], "port": free_port(), "unix": "gillab-none", "scribble": []},
+                       only=["correct"])
     cluster = LocalCluster(PREFIX, folder, workers=0)
     out = os.path.join(folder, "out")
     try:
-        grader = subprocess.Popen([os.path.join(PREFIX, "bin", "gillab-grade"), "autograde", subs, "--source", SOURCE,
-                                   "--out", out, "--scheduler", cluster.address, *LIMITS],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  env=dict(os.environ, TMPDIR=folder))
+        grader = start_grader(subs, out, cluster, folder)
         time.sleep(3)
         assert grader.poll() is None, "the grader gave up before any worker joined"
         cluster.add_workers(1)
