@@ -84,7 +84,7 @@ def _executor(args):
     scheduler = getattr(args, "scheduler", "")
     if scheduler:
         from .cluster import Cluster  # Dask only for a cluster run
-        return Cluster(scheduler)
+        return Cluster(scheduler, args.wait_for_workers)
     return Local(args.jobs or _usable_cores())
 
 
@@ -129,6 +129,9 @@ def _parser():
                    help="grade on the workers of the Dask cluster whose scheduler is ADDRESS (tcp://HOST:PORT), "
                         "each notebook in a worker's own sandbox with these limits; --jobs is then the "
                         "workers' threads (default: grade on this machine)")
+    p.add_argument("--wait-for-workers", type=_positive(float), default=60.0, metavar="SECONDS",
+                   help="with --scheduler: how long to wait for a first worker to join before giving up "
+                        "(default: 60)")
     p.add_argument("--show-hidden-tests", action="store_true",
                    help="show hidden tests (and their tracebacks) on the feedback pages (default: left out)")
     _add_run_options(p)

@@ -86,12 +86,20 @@ class Cluster:
 
     who = "the Dask workers' user"  # whom submissions run as when they run unconfined
 
-    def __init__(self, address):
+    def __init__(self, address, workers_wait_s=WORKERS_WAIT_S):
+        """Connects, then waits up to workers_wait_s for a first worker: an instructor may start
+        the workers a moment before grading (pods on Kubernetes may take minutes)."""
         self.address = address
         try:
             self.client = Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except OSError as error:
             raise SystemExit(f"gillab-grade: no Dask scheduler answered at {address}: {error}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=workers_wait_s)
+        except TimeoutError:
+            self.client.close()
+            raise SystemExit(f"gillab-grade: no Dask worker joined the scheduler at {address} in {workers_wait_s:g} s "
+                             "(--wait-for-workers SECONDS waits longer)") from None
 
     def __enter__(self):
         return self
@@ -101,12 +109,7 @@ class Cluster:
         return False
 
     def probe(self, limits):
-        """None when every worker of the cluster can make a sandbox; else why one cannot. Waits for
-        the first worker to join, as an instructor may start them a moment before grading."""
-        try:
-            self.client.wait_for_workers(1, timeout=WORKERS_WAIT_S)
-        except TimeoutError:
-            return f"the scheduler at {self.address} has no workers (none joined in {WORKERS_WAIT_S} s)"
+        """None when every worker of the cluster can make a sandbox; else why one cannot."""
         answers = self.client.run(sandbox.probe, limits)
         if not answers:
             return f"the scheduler at {self.address} has no workers"

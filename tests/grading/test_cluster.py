@@ -174,3 +174,23 @@ def test_a_worker_started_after_the_grader_still_grades_in_its_sandbox(workspace
     assert {g["student"]: (g["score"], g["manual_pending"], g["status"]) for g in grades} == {
         "correct": submissions.EXPECTED["correct"]}
     assert all(g["sandbox"] == "bubblewrap" for g in grades), grades
+
+
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_a_cluster_no_worker_joins_is_a_one_line_error_after_the_wait(workspace, sandbox):
+    folder = tempfile.mkdtemp(dir=workspace)
+    subs = write_class(folder, {"peek": [], "port": free_port(), "unix": "gillab-none", "scribble": []},
+                       only=["correct"])
+    cluster = LocalCluster(PREFIX, folder, workers=0)
+    try:
+        started = time.monotonic()
+        result = run_command("autograde", subs, "--source", SOURCE, "--out", os.path.join(folder, "out"),
+                             "--scheduler", cluster.address, "--wait-for-workers", "2", "--sandbox", sandbox,
+                             tmpdir=folder)
+        waited = time.monotonic() - started
+    finally:
+        cluster.stop()
+    assert result.returncode == 1
+    assert result.stderr == (f"gillab-grade: no Dask worker joined the scheduler at {cluster.address} in 2 s "
+                             "(--wait-for-workers SECONDS waits longer)\n")
+    assert 2 <= waited < 60
