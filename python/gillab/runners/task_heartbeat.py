@@ -23,12 +23,20 @@ except ImportError:  # from this folder, in a child (child.py)
 
 
 class _Capture(logging.Handler):
+    """asyncio's warnings, kept. A slow step of run_cell's own task is the cell's code running
+    between two awaits: it is named so, not by the task's repr (this module's path and frame)."""
+
+    CELL_TASK = "coro=<run_cell.<locals>.main()"
+
     def __init__(self):
         logging.Handler.__init__(self, logging.WARNING)
         self.messages = []
 
     def emit(self, record):
-        self.messages.append(record.getMessage())
+        message = record.getMessage()
+        if message.startswith("Executing ") and self.CELL_TASK in message:
+            message = "Executing the cell's code" + message[message.rindex(" took "):]
+        self.messages.append(message)
 
 
 def _cancel_all(loop):
