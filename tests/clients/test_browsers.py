@@ -167,7 +167,7 @@ def test_first_lecture_runs_in_lab_with_every_magic_rendered_and_its_contents_li
 # One cell per chart a magic draws, small enough for the suite; the screenshots of their outputs
 # are the README's pictures of what a student sees, so each cell shows its lesson: the %%gilbench
 # jobs are long enough that two processes beat a pool's start-up while threads stay at one core,
-# and run after the heartbeat, once the page has settled (its first seconds slow the kernel's own thread).
+# and run after the heartbeat cell, not while Lab's page is still loading (docs/benchmarks.md, README pictures).
 CHART_CELLS = {
     "heartbeat": "%%heartbeat --no-blame\n"
                  "import asyncio, time\n"
