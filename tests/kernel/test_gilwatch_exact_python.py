@@ -6,6 +6,8 @@ interval, parts adding up), and so does the free-threaded 3.13t asked for with i
 a one-line refusal that says how to turn the GIL on; an error in the child's cell leaves no child
 behind."""
 
+import time
+
 import pytest
 from pythons import DEFAULT_313, FREE_THREADED, SID_PYTHONS, live_children, needs_default_build, needs_free_threaded, \
     needs_sid_pythons
@@ -83,3 +85,17 @@ def test_an_error_in_the_child_s_cell_is_reported_and_leaves_no_child(kernel):
     assert result.status == "error"
     assert "ZeroDivisionError" in result.reply["content"]["evalue"] + result.reply["content"]["ename"]
     assert live_children(kernel) == set()
+
+
+@needs_default_build
+def test_the_interrupt_stops_a_traced_child_and_leaves_no_child_and_the_kernel_answering(kernel):
+    kernel.interrupt_after(3)  # the child is up and tracing by then
+    started = time.monotonic()
+    result = kernel.execute(f"%%gilwatch --exact --python {DEFAULT_313}\n"
+                            "import time\nend = time.perf_counter() + 60\nwhile time.perf_counter() < end: pass\n",
+                            timeout=60)
+    assert result.reply["content"]["ename"] == "KeyboardInterrupt", result.reply["content"]
+    assert time.monotonic() - started < 3 + 3.0
+    time.sleep(0.3)
+    assert live_children(kernel) == set()
+    traced_in(kernel, DEFAULT_313)  # and the next traced cell runs
