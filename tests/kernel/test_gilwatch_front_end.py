@@ -7,7 +7,7 @@ import statistics
 import time
 
 import pytest
-from front_end_traffic import FrontEndTraffic
+from front_end_traffic import FrontEndTraffic, quiet_then_busy
 
 SPINNERS = (
     "%%gilwatch -o w\n"
@@ -39,19 +39,8 @@ def spinner_figures(kernel):
             "unattributed": kernel.eval("w.unattributed_share")}
 
 
-def watched(kernel, cell, figures, traffic):
-    if not traffic:
-        kernel.ok(cell, timeout=120)
-        return figures(kernel), 0
-    with FrontEndTraffic(kernel.client) as sender:
-        kernel.ok(cell, timeout=120)
-        answered = sender.modules_answered
-    return figures(kernel), answered
-
-
 def test_modules_requests_during_a_watch_leave_every_threads_share_as_without_them(kernel):
-    quiet, _ = watched(kernel, SPINNERS, spinner_figures, traffic=False)
-    busy, answered = watched(kernel, SPINNERS, spinner_figures, traffic=True)
+    quiet, busy, answered = quiet_then_busy(kernel, SPINNERS, spinner_figures)
     assert answered > 10, answered  # the requests were answered while the cell ran
     assert quiet["unattributed"] < 0.02, quiet
     assert busy["unattributed"] < 0.02, busy  # was about 0.9 when each request made a thread state
@@ -68,8 +57,7 @@ def test_modules_requests_leave_a_long_multiplys_share_and_attribution_as_withou
         return {"share": k.eval("w.held_share('cruncher')"), "median_turn_ms": statistics.median(turns),
                 "unattributed": k.eval("w.unattributed_share")}
 
-    quiet, _ = watched(kernel, MULTIPLY, cruncher, traffic=False)
-    busy, answered = watched(kernel, MULTIPLY, cruncher, traffic=True)
+    quiet, busy, answered = quiet_then_busy(kernel, MULTIPLY, cruncher)
     assert answered > 0, answered
     assert busy["unattributed"] < 0.02, busy
     assert busy["share"] == pytest.approx(quiet["share"], abs=0.2), (quiet, busy)

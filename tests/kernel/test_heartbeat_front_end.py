@@ -3,7 +3,7 @@
 blamed on that thread, by name, as it is without the requests, and the gaps stay within the
 cruncher's run."""
 
-from front_end_traffic import FrontEndTraffic
+from front_end_traffic import quiet_then_busy
 
 CELL = (
     "%%heartbeat -o hb\n"
@@ -27,12 +27,8 @@ def figures(kernel):
 
 def test_modules_requests_leave_the_blame_and_the_gaps_as_without_them(kernel):
     kernel.ok("a, b = 3 ** 2_000_000, 7 ** 1_600_000", timeout=120)
-    kernel.ok(CELL, timeout=120)
-    quiet = figures(kernel)
-    with FrontEndTraffic(kernel.client) as sender:
-        kernel.ok(CELL, timeout=120)
-    busy = figures(kernel)
-    assert sender.modules_answered > 0
+    quiet, busy, answered = quiet_then_busy(kernel, CELL, figures)
+    assert answered > 0
     assert quiet["behind_cruncher"] > 0.5, quiet
     assert busy["behind_cruncher"] > 0.5, busy
     assert busy["unattributed"] < 0.05, busy

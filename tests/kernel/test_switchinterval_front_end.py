@@ -4,27 +4,19 @@ more GIL waiter. Each probe's lateness behind the spinner stays what it is witho
 (wide margins: 2 noisy cores; the upper quartile, which a loaded machine moves least)."""
 
 import pytest
-from front_end_traffic import FrontEndTraffic
+from front_end_traffic import quiet_then_busy
 
 SWEEP = "%switchinterval --sweep 5ms --probe {probe} --duration 1s -o r"
 
 
-def upper_quartile(kernel, probe, traffic):
-    cell = SWEEP.format(probe=probe)
-    if traffic:
-        with FrontEndTraffic(kernel.client) as sender:
-            kernel.ok(cell, timeout=120)
-        answered = sender.modules_answered
-    else:
-        kernel.ok(cell, timeout=120)
-        answered = 0
-    return kernel.eval("r.run('5ms')['lateness_ms']['q3']"), kernel.eval("r.handovers('5ms')"), answered
+def probe_figures(kernel):
+    return kernel.eval("r.run('5ms')['lateness_ms']['q3']"), kernel.eval("r.handovers('5ms')")
 
 
 @pytest.mark.parametrize("probe", ["sleep", "yield"])
 def test_modules_requests_during_a_sweep_leave_the_probes_lateness_as_without_them(kernel, probe):
-    quiet, quiet_handovers, _ = upper_quartile(kernel, probe, traffic=False)
-    busy, busy_handovers, answered = upper_quartile(kernel, probe, traffic=True)
+    (quiet, quiet_handovers), (busy, busy_handovers), answered = quiet_then_busy(
+        kernel, SWEEP.format(probe=probe), probe_figures)
     assert answered > 10, answered  # the requests were answered while the sweep ran
     assert quiet_handovers > 10 and busy_handovers > 10, (quiet_handovers, busy_handovers)
     assert quiet > 1.0 and busy > 1.0, (quiet, busy)  # both waited behind the 5 ms spinner

@@ -81,3 +81,15 @@ class FrontEndTraffic:
             if debugger.request("modules", {"startModule": 0, "moduleCount": 0}).get("success"):
                 self.modules_answered += 1
             self._stop.wait(self.every_s)
+
+
+def quiet_then_busy(kernel, cell, figures, timeout=120):
+    """Runs `cell` on the test kernel alone, then again while FrontEndTraffic sends its requests,
+    reading `figures(kernel)` after each: (quiet figures, busy figures, requests answered while the
+    busy run's cell ran)."""
+    kernel.ok(cell, timeout=timeout)
+    quiet = figures(kernel)
+    with FrontEndTraffic(kernel.client) as sender:
+        kernel.ok(cell, timeout=timeout)
+        answered = sender.modules_answered
+    return quiet, figures(kernel), answered
