@@ -23,18 +23,18 @@ except ImportError:  # from this folder, in a child (child.py)
 
 
 class _Capture(logging.Handler):
-    """asyncio's warnings, kept. A slow step of run_cell's own task is the cell's code running
-    between two awaits: it is named so, not by the task's repr (this module's path and frame)."""
+    """asyncio's warnings, kept. A slow step of the task running the cell (its coroutine function
+    `cell_task`) is the cell's code between two awaits: it is named so, not by the task's repr
+    (this module's path and frame)."""
 
-    CELL_TASK = "coro=<run_cell.<locals>.main()"
-
-    def __init__(self):
+    def __init__(self, cell_task):
         logging.Handler.__init__(self, logging.WARNING)
+        self.cell_task = f"coro=<{cell_task.__qualname__}()"
         self.messages = []
 
     def emit(self, record):
         message = record.getMessage()
-        if message.startswith("Executing ") and self.CELL_TASK in message:
+        if message.startswith("Executing ") and self.cell_task in message:
             message = "Executing the cell's code" + message[message.rindex(" took "):]
         self.messages.append(message)
 
@@ -86,7 +86,7 @@ def run_cell(code, namespace, every, warmup, slow):
 
     logger = logging.getLogger("asyncio")
     saved = (logger.handlers[:], logger.propagate, logger.level)
-    capture = _Capture()
+    capture = _Capture(main)
     logger.handlers, logger.propagate = [capture], False
     logger.setLevel(logging.WARNING)
     loop = _SlowCallbackLoop()
